@@ -1,0 +1,86 @@
+import {readFileSync, readdirSync} from 'node:fs'
+import {dirname, join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+import type {ErrorObject, ValidateFunction} from 'ajv'
+import {Ajv2020} from 'ajv/dist/2020.js'
+import addFormatsModule from 'ajv-formats'
+import {invalid} from './errors.js'
+
+// ajv-formats ships CommonJS; under NodeNext its default export is nested one level.
+const addFormats = (addFormatsModule as unknown as {default: (ajv: Ajv2020) => Ajv2020}).default
+
+/** Every schema's `$id` is this prefix + `<name>.schema.json` (the file name in schemas/). */
+export const SCHEMA_ID_PREFIX = 'https://mesh.dev/schemas/'
+
+/** schemas/ sits at the package root, two levels above both src/lib and dist/lib. */
+export const SCHEMAS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'schemas')
+
+type Ajv = Ajv2020
+let ajv: Ajv | undefined
+const compiled = new Map<string, ValidateFunction>()
+
+/** One Ajv instance for the process, holding every schema in schemas/; each is compiled once, on first use. */
+function instance(): Ajv {
+  if (ajv) return ajv
+  ajv = new Ajv2020({allErrors: true, strict: true, allowUnionTypes: true, useDefaults: false})
+  addFormats(ajv)
+  // "x-" keywords carry editor/tooling hints and are ignored by validation.
+  ajv.addVocabulary(['x-mesh-rule', 'x-mesh-deprecated'])
+  for (const file of readdirSync(SCHEMAS_DIR)) {
+    if (!file.endsWith('.schema.json')) continue
+    ajv.addSchema(JSON.parse(readFileSync(join(SCHEMAS_DIR, file), 'utf8')))
+  }
+  return ajv
+}
+
+/** The compiled validator for `schemas/<name>.schema.json`. */
+export function getValidator<T = unknown>(name: string): ValidateFunction<T> {
+  let validate = compiled.get(name)
+  if (!validate) {
+    validate = instance().getSchema(SCHEMA_ID_PREFIX + name + '.schema.json')
+    if (!validate) throw new Error(`No schema named ${name} in ${SCHEMAS_DIR}`)
+    compiled.set(name, validate)
+  }
+  return validate as ValidateFunction<T>
+}
+
+/** `/a/b/0` → `a.b[0]`: the field path users see in error bodies. */
+export function instancePathToField(path: string): string {
+  if (path === '') return '$'
+  return path
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '')
+}
+
+/** A one-line human reading of an ajv error. */
+export function describeSchemaError(error: ErrorObject): string {
+  const where = instancePathToField(error.instancePath)
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return `${where}: unknown key "${(error.params as {additionalProperty: string}).additionalProperty}"`
+    case 'required':
+      return `${where}: missing required key "${(error.params as {missingProperty: string}).missingProperty}"`
+    case 'enum':
+      return `${where}: must be one of ${(error.params as {allowedValues: unknown[]}).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`
+    default:
+      return `${where}: ${error.message ?? 'is invalid'}`
+  }
+}
+
+/**
+ * Validates `value` against a named schema and throws a 400-kind MeshError
+ * naming the first offending field. Returns the value typed as T.
+ */
+export function assertValid<T>(name: string, value: unknown, code = 'invalid_body'): T {
+  const validate = getValidator<T>(name)
+  if (validate(value)) return value
+  const first = validate.errors![0]
+  const field = first.keyword === 'required'
+    ? instancePathToField(`${first.instancePath}/${(first.params as {missingProperty: string}).missingProperty}`)
+    : first.keyword === 'additionalProperties'
+      ? instancePathToField(`${first.instancePath}/${(first.params as {additionalProperty: string}).additionalProperty}`)
+      : instancePathToField(first.instancePath)
+  throw invalid(code, describeSchemaError(first), {field})
+}
