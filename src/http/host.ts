@@ -1,0 +1,60 @@
+import type {IncomingMessage} from 'node:http'
+import type {Duplex} from 'node:stream'
+import Koa from 'koa'
+import type {Logger} from '../lib/log.js'
+import {errorMiddleware, notFoundMiddleware} from './error-middleware.js'
+import {listen, type Listening} from './listen.js'
+import type {MeshService} from './service.js'
+
+export interface HostOptions {
+  services: MeshService[]
+  logger: Logger
+  /** Trust X-Forwarded-For (behind a reverse proxy) for client IPs. */
+  proxy?: boolean
+}
+
+/** One Koa app serving every given service, with mesh's JSON errors and 404s around them. */
+export function createHostApp(options: HostOptions): Koa {
+  const app = new Koa({proxy: options.proxy ?? false})
+  // Koa's own error logging would print stacks; errorMiddleware handles every error.
+  app.silent = true
+  app.use(errorMiddleware(options.logger))
+  app.use(notFoundMiddleware())
+  for (const service of options.services) app.use(service.middleware)
+  return app
+}
+
+/** Offers an upgrade to each service in turn; nobody's path answers 404 on the raw socket. */
+export function routeUpgrade(services: MeshService[]) {
+  return (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    for (const service of services) if (service.upgrade?.(request, socket, head)) return
+    socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n' +
+      JSON.stringify({error: {code: 'not_found', message: 'No WebSocket route at this path'}}))
+  }
+}
+
+export interface HostedServer extends Listening {
+  app: Koa
+  /** Closes every service (sockets get `server_shutdown`), then the HTTP server. */
+  stop(): Promise<void>
+}
+
+/** Serves the services on one port (0 = any free port) and starts their background work. */
+export async function serve(options: HostOptions & {port?: number; host?: string}): Promise<HostedServer> {
+  const app = createHostApp(options)
+  const listening = await listen(app.callback(), options.port ?? 0, options.host ?? '127.0.0.1')
+  listening.server.on('upgrade', routeUpgrade(options.services))
+  for (const service of options.services) await service.start?.()
+  let stopped: Promise<void> | undefined
+  return {
+    ...listening,
+    app,
+    stop() {
+      stopped ??= (async () => {
+        for (const service of options.services) await service.close('server_shutdown')
+        await listening.close()
+      })()
+      return stopped
+    },
+  }
+}
