@@ -24,12 +24,23 @@ export function createHostApp(options: HostOptions): Koa {
   return app
 }
 
+const REASONS: Record<number, string> = {400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 413: 'Payload Too Large', 429: 'Too Many Requests', 503: 'Service Unavailable'}
+
+/**
+ * Refuses a WebSocket upgrade with a real HTTP status and mesh's JSON error
+ * body, before any handshake (spec: a private cluster's socket never opens).
+ */
+export function refuseUpgrade(socket: Duplex, status: number, code: string, message: string, headers: Record<string, string> = {}) {
+  const body = JSON.stringify({error: {code, message}})
+  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')
+  socket.end(`HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`)
+}
+
 /** Offers an upgrade to each service in turn; nobody's path answers 404 on the raw socket. */
 export function routeUpgrade(services: MeshService[]) {
   return (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     for (const service of services) if (service.upgrade?.(request, socket, head)) return
-    socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n' +
-      JSON.stringify({error: {code: 'not_found', message: 'No WebSocket route at this path'}}))
+    refuseUpgrade(socket, 404, 'not_found', 'No WebSocket route at this path')
   }
 }
 

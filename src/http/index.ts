@@ -2,5 +2,5 @@ export {errorMiddleware, notFoundMiddleware, sendError, STATUS_OF_KIND} from './
 export {readJsonBody, readJsonObject, type JsonBody} from './json-body.js'
 export {createRateLimiter, type RateLimiter, type RateLimitOptions} from './rate-limit.js'
 export {listen, type Listening} from './listen.js'
-export {createHostApp, routeUpgrade, serve, type HostOptions, type HostedServer} from './host.js'
+export {createHostApp, refuseUpgrade, routeUpgrade, serve, type HostOptions, type HostedServer} from './host.js'
 export type {MeshService} from './service.js'
