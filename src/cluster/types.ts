@@ -1,0 +1,136 @@
+/**
+ * The seams of the cluster relay (spec: cluster-service.md). Other parts of
+ * mesh build on these types: the boards part consumes `ClusterAccess` and
+ * implements `BoardsPart`; the registry composes `createRelay` into
+ * `mesh serve registry` and uses `RelayService.broadcast` for the legacy
+ * channel route.
+ */
+import type {Middleware} from 'koa'
+import type {Bus} from '../bus/bus.js'
+import type {MeshService} from '../http/service.js'
+import type {Logger} from '../lib/log.js'
+import type {ClusterStore} from './store/store.js'
+
+/** spec: Cluster `visibility` — private (default, token-gated, never listed) or public. */
+export type ClusterVisibility = 'private' | 'public'
+
+/** spec: Member `vis` — public (default), private (masked outside), ghost (invisible). */
+export type MemberVis = 'public' | 'private' | 'ghost'
+
+/**
+ * What a caller may do on a cluster:
+ * - `admin`: presented the `ak_` admin token;
+ * - `member`: presented the `ck_` token (join/spectate on private clusters, owner on public ones);
+ * - `public`: no (valid) token on a public cluster.
+ */
+export type ClusterRole = 'admin' | 'member' | 'public'
+
+/** A location point; spec: `props.where`. */
+export interface ClusterWhere {
+  lat: number
+  lon: number
+  label?: string
+}
+
+/** Structured props inherited cluster → board → post (spec: Board and post; DECISIONS: Create accepts props). */
+export interface ClusterProps {
+  where?: ClusterWhere
+  lang?: string
+  age_min?: number
+}
+
+/** A cluster as stored, without its credentials (those only exist hashed, see ClusterStore). */
+export interface ClusterRecord {
+  /** `c_` + ≥128 random bits, base64url. */
+  cluster_id: string
+  name: string | null
+  /** kebab-case of the name; set for public clusters with a name, unique among public clusters. */
+  slug: string | null
+  visibility: ClusterVisibility
+  topic: string | null
+  description: string | null
+  props: ClusterProps
+  /** Opt-in persistence of board posts (DECISIONS: Create accepts `persist`). */
+  persist: boolean
+  /** ISO-8601 UTC. */
+  created_at: string
+}
+
+/**
+ * Read access to clusters for other parts (boards). Implemented by
+ * `createClusterAccess({store})` in src/cluster/access.ts.
+ */
+export interface ClusterAccess {
+  /** A cluster by id (any visibility) or by slug (public clusters only); null when unknown. */
+  get(idOrSlug: string): Promise<ClusterRecord | null>
+  /**
+   * The role a token grants on a cluster, null when it grants nothing:
+   * unknown cluster → null; `ak_` admin token → 'admin'; `ck_` token → 'member';
+   * otherwise 'public' on a public cluster and null on a private one
+   * (a wrong token on a public cluster counts as no token).
+   */
+  authorize(clusterId: string, token?: string): Promise<ClusterRole | null>
+}
+
+/** Structured hashtag scoping added to an outbound `message` frame (spec: Hashtag scoping). */
+export interface ResolvedTags {
+  board?: string
+  ref?: string
+}
+
+/** The boards-and-posts part, implemented in src/cluster/boards/ and mounted by the relay. */
+export interface BoardsPart {
+  /** Routes `/v1/clusters/:id/boards…`; mounted after the relay's own routes; calls next() for other paths. */
+  middleware: Middleware
+  /** Resolves `#<board-slug>` / `#<post-id>` in a text; called only for text containing `#`. */
+  resolveTags(clusterId: string, text: string): Promise<ResolvedTags>
+  /** Wipes boards and posts of a deleted cluster. */
+  onClusterDeleted(clusterId: string): Promise<void>
+}
+
+/** The relay's configurable limits (DECISIONS: Limits (configurable)); defaults in constants.ts. */
+export interface RelayLimits {
+  /** Largest client frame accepted, in bytes (spec Limits: ≤ 64 KB). */
+  maxFrameBytes: number
+  /** Messages one socket may send per `messageWindowMs`. */
+  messagesPerWindow: number
+  messageWindowMs: number
+  /** Sockets (ghosts included) per cluster, across all nodes. */
+  membersPerCluster: number
+  /** Cluster creations per client IP per `creationWindowMs` (one hour). */
+  creationsPerIp: number
+  creationWindowMs: number
+  /** Bytes buffered for one socket beyond which it is closed as a slow consumer. */
+  highWaterBytes: number
+  /** Server ping interval; a socket that misses a pong by the next ping is terminated. */
+  pingIntervalMs: number
+}
+
+/** Options of `createRelay`. */
+export interface RelayOptions {
+  store: ClusterStore
+  /** Fan-out between nodes; `createLocalBus()` for one node. */
+  bus: Bus
+  /** Milliseconds since the epoch; injected so tests control time. */
+  clock?: () => number
+  logger: Logger
+  /** Public base URL (http[s]://host[:port]); the `ws` URL of a cluster is built from it. */
+  publicUrl: string
+  limits?: Partial<RelayLimits>
+  boards?: BoardsPart
+  /** Trust X-Forwarded-For for the client IP of the creation quota (behind a proxy). */
+  proxy?: boolean
+}
+
+/** The relay as a MeshService, plus the send used by the registry's legacy channel route. */
+export interface RelayService extends MeshService {
+  /** Read access to clusters (the same one handed to boards). */
+  readonly clusters: ClusterAccess
+  /**
+   * Broadcasts `payload` on the cluster's wall as `from`, to every connected
+   * socket on every node (DECISIONS: a legacy channel id is a cluster id).
+   * Rejects with a not_found MeshError for an unknown cluster. `delivered`
+   * counts visible sockets (ghosts are never counted).
+   */
+  broadcast(clusterId: string, from: string, payload: unknown): Promise<{delivered: number}>
+}
