@@ -1,0 +1,70 @@
+/**
+ * The relay's numbers and names, in one place (STYLE: constants per area).
+ * Limits the spec leaves open ("Member counts, message rates and cluster
+ * quotas: not shown") are defaults here, overridable through RelayOptions.limits
+ * and the `mesh serve relay` flags.
+ */
+import type {RelayLimits} from './types.js'
+
+/** spec: Cluster `cluster_id` form `c_<id>`; `token` form `ck_…`; `admin_token` form `ak_…`. */
+export const CLUSTER_ID_PREFIX = 'c_'
+export const CLUSTER_TOKEN_PREFIX = 'ck_'
+export const ADMIN_TOKEN_PREFIX = 'ak_'
+/** DECISIONS: ids carry at least 128 random bits; we use 144 (18 bytes → 24 base64url chars). */
+export const CLUSTER_ID_BYTES = 18
+/** Tokens carry 256 random bits. */
+export const TOKEN_BYTES = 32
+
+/** Returned at creation as `protocol`: the frame protocol a client speaks on `ws`. */
+export const RELAY_PROTOCOL = 'mesh-cluster/1'
+
+/** Header carrying the admin token on DELETE/PATCH (spec: Authentication). */
+export const CLUSTER_TOKEN_HEADER = 'x-cluster-token'
+
+/** spec Limits: message or frame ≤ 64 KB. */
+export const MAX_FRAME_BYTES = 64 * 1024
+/** ws maxPayload: a bit above the limit, so an oversized frame gets an error frame instead of a killed socket. */
+export const WS_MAX_PAYLOAD_FACTOR = 2
+
+/** Length caps on self-asserted identity and catalog fields, so frames and rows stay bounded. */
+export const MAX_HANDLE_LENGTH = 128
+export const MAX_DID_LENGTH = 512
+export const MAX_SLUG_LENGTH = 64
+
+/** Catalog page size. */
+export const CATALOG_DEFAULT_LIMIT = 100
+export const CATALOG_MAX_LIMIT = 500
+
+/** Request body cap for create/patch. */
+export const MAX_BODY_BYTES = 16 * 1024
+
+/** Defaults of the configurable limits (DECISIONS: Limits (configurable)). */
+export const DEFAULT_LIMITS: RelayLimits = {
+  maxFrameBytes: MAX_FRAME_BYTES,
+  // Token streaming sends one frame per delta; 100/s leaves room for that.
+  messagesPerWindow: 100,
+  messageWindowMs: 1000,
+  membersPerCluster: 1000,
+  creationsPerIp: 30,
+  creationWindowMs: 60 * 60 * 1000,
+  highWaterBytes: 1024 * 1024,
+  pingIntervalMs: 30_000,
+}
+
+/** A slow consumer or shutdown socket gets this long to take its `closed` frame before it is destroyed. */
+export const CLOSE_GRACE_MS = 2000
+
+/** Node liveness for shared presence: heartbeat period and how long until a silent node counts as gone. */
+export const NODE_HEARTBEAT_MS = 10_000
+export const NODE_STALE_MS = 35_000
+
+/** Bus subject of one cluster's traffic; a node subscribes only while it has a local member there. */
+export const clusterSubject = (clusterId: string) => `cluster.${clusterId}`
+
+/** WebSocket close codes sent after a `closed` frame. */
+export const CLOSE_CODES = {
+  deleted: 4000,
+  slow_consumer: 1008,
+  server_shutdown: 1001,
+  idle: 1000,
+} as const

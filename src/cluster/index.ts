@@ -1,0 +1,8 @@
+/**
+ * The cluster relay (spec: cluster-service.md): REST catalog, one WebSocket
+ * per member, several nodes over a Bus. Public face of src/cluster.
+ */
+export type * from './types.js'
+export {createClusterAccess} from './access.js'
+export {createMemoryClusterStore, type ClusterStore, type ClusterPatch, type NewCluster, type PresenceEntry} from './store/store.js'
+export {DEFAULT_LIMITS, RELAY_PROTOCOL} from './constants.js'
