@@ -1,0 +1,30 @@
+/**
+ * Names and numbers of mesh identity, named once.
+ * spec: registry-and-agent-contract.md "Authentication"; DECISIONS "Mesh-Sig".
+ */
+
+/** The request header carrying a signature (HTTP headers are case-insensitive). */
+export const MESH_SIG_HEADER = 'mesh-sig'
+/** First token of the header value. */
+export const MESH_SIG_VERSION = 'v1'
+/** First line of the signed string. */
+export const MESH_SIG_PREFIX = 'MS1'
+/** spec Limits: signature clock skew ≤ 120 s. */
+export const MAX_SKEW_SECONDS = 120
+/** DECISIONS: nonces are kept at least twice the skew. */
+export const NONCE_TTL_MS = 2 * MAX_SKEW_SECONDS * 1000
+/** Nonce: 8 to 128 URL-safe or base64 characters (mesh's choice; the spec leaves it open). */
+export const NONCE_PATTERN = /^[A-Za-z0-9._~+/=-]{8,128}$/
+
+/** spec: the Ed25519 public key is 32 raw bytes, the signature 64. */
+export const PUBLIC_KEY_BYTES = 32
+export const SIGNATURE_BYTES = 64
+
+/** DECISIONS did: multicodec `ed25519-pub` (0xed, varint-encoded as 0xed 0x01). */
+export const ED25519_MULTICODEC = Uint8Array.of(0xed, 0x01)
+export const DID_KEY_PREFIX = 'did:key:'
+/** Multibase prefix of base58btc. */
+export const MULTIBASE_BASE58BTC = 'z'
+
+/** Keychain service name for local secrets. */
+export const KEYCHAIN_SERVICE = 'mesh'
