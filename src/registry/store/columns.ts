@@ -1,0 +1,51 @@
+/** The mapping between AgentRecord fields and SQL columns, shared by the SQLite and PostgreSQL stores. */
+import type {AgentPatch, AgentRecord, OwnerClass} from '../types.js'
+
+/** Patchable field → column, and whether the column holds JSON. */
+export const PATCH_COLUMNS: Record<keyof AgentPatch, {column: string; json: boolean}> = {
+  apiKeyHash: {column: 'api_key_hash', json: false},
+  pubkey: {column: 'pubkey', json: false},
+  endpoint: {column: 'endpoint', json: false},
+  capabilities: {column: 'capabilities', json: true},
+  agentCard: {column: 'agent_card', json: true},
+  description: {column: 'description', json: false},
+  displayName: {column: 'display_name', json: false},
+  ownerClass: {column: 'owner_class', json: false},
+  brand: {column: 'brand', json: false},
+}
+
+/** The columns to write for a patch, in a stable order, with JSON values serialised. */
+export function patchAssignments(patch: AgentPatch): Array<{column: string; value: unknown}> {
+  const out: Array<{column: string; value: unknown}> = []
+  for (const [field, spec] of Object.entries(PATCH_COLUMNS) as Array<[keyof AgentPatch, {column: string; json: boolean}]>) {
+    const value = patch[field]
+    if (value === undefined) continue
+    out.push({column: spec.column, value: spec.json && value !== null ? JSON.stringify(value) : value})
+  }
+  return out
+}
+
+const json = <T>(value: unknown): T | null => (value === null || value === undefined ? null : typeof value === 'string' ? JSON.parse(value) : (value as T))
+const int = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value))
+
+/** A database row (either backend) as an AgentRecord. */
+export function rowToAgent(row: Record<string, unknown>): AgentRecord {
+  return {
+    agentId: row.agent_id as string,
+    apiKeyHash: row.api_key_hash as string,
+    pubkey: (row.pubkey as string | null) ?? null,
+    endpoint: (row.endpoint as string | null) ?? null,
+    capabilities: json<string[]>(row.capabilities) ?? [],
+    agentCard: json(row.agent_card),
+    description: (row.description as string | null) ?? null,
+    displayName: (row.display_name as string | null) ?? null,
+    ownerClass: ((row.owner_class as OwnerClass | null) ?? 'third-party'),
+    brand: (row.brand as string | null) ?? null,
+    createdAtMs: int(row.created_at_ms) ?? 0,
+    lastSeenMs: int(row.last_seen_ms),
+    probe: json(row.probe),
+  }
+}
+
+/** How often (ms) a node purges expired nonces; the insert itself already ignores expired rows. */
+export const NONCE_PURGE_EVERY_MS = 60_000

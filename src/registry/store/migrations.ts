@@ -1,0 +1,65 @@
+/**
+ * Tables of the registry area (prefixed `registry_` because every area shares
+ * one database). JSON columns are TEXT in SQLite and JSONB in PostgreSQL;
+ * times are integer milliseconds since the epoch.
+ */
+import type {Migration} from '../../store/migrations.js'
+
+const AREA = 'registry'
+
+export const REGISTRY_SQLITE_MIGRATIONS: Migration[] = [
+  {
+    area: AREA,
+    version: 1,
+    sql: `
+      CREATE TABLE registry_agents (
+        agent_id TEXT PRIMARY KEY,
+        api_key_hash TEXT NOT NULL,
+        pubkey TEXT,
+        endpoint TEXT,
+        capabilities TEXT NOT NULL DEFAULT '[]',
+        agent_card TEXT,
+        description TEXT,
+        display_name TEXT,
+        owner_class TEXT NOT NULL DEFAULT 'third-party',
+        brand TEXT,
+        created_at_ms INTEGER NOT NULL,
+        last_seen_ms INTEGER,
+        probe TEXT
+      );
+      CREATE INDEX registry_agents_last_seen ON registry_agents (last_seen_ms);
+      CREATE TABLE registry_nonces (nonce_key TEXT PRIMARY KEY, expires_at_ms INTEGER NOT NULL);
+      CREATE INDEX registry_nonces_expiry ON registry_nonces (expires_at_ms);
+      CREATE TABLE registry_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+    `,
+  },
+]
+
+export const REGISTRY_POSTGRES_MIGRATIONS: Migration[] = [
+  {
+    area: AREA,
+    version: 1,
+    sql: `
+      CREATE TABLE registry_agents (
+        -- byte order for keyset paging, the same as SQLite and the in-memory store
+        agent_id TEXT COLLATE "C" PRIMARY KEY,
+        api_key_hash TEXT NOT NULL,
+        pubkey TEXT,
+        endpoint TEXT,
+        capabilities JSONB NOT NULL DEFAULT '[]',
+        agent_card JSONB,
+        description TEXT,
+        display_name TEXT,
+        owner_class TEXT NOT NULL DEFAULT 'third-party',
+        brand TEXT,
+        created_at_ms BIGINT NOT NULL,
+        last_seen_ms BIGINT,
+        probe JSONB
+      );
+      CREATE INDEX registry_agents_last_seen ON registry_agents (last_seen_ms);
+      CREATE TABLE registry_nonces (nonce_key TEXT PRIMARY KEY, expires_at_ms BIGINT NOT NULL);
+      CREATE INDEX registry_nonces_expiry ON registry_nonces (expires_at_ms);
+      CREATE TABLE registry_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+    `,
+  },
+]

@@ -1,0 +1,111 @@
+/** The registry store on the embedded SQLite database (`<data>/mesh.db`). */
+import {migrateSqlite, type SqliteDatabase} from '../../store/sqlite.js'
+import {NONCE_PURGE_EVERY_MS, patchAssignments, rowToAgent} from './columns.js'
+import {REGISTRY_SQLITE_MIGRATIONS} from './migrations.js'
+import type {RegistryStore} from './store.js'
+
+export interface SqliteRegistryStoreOptions {
+  /** An open database (openSqlite); shared with other areas of the same process. */
+  db: SqliteDatabase
+  /** Close the database on store.close(); default false (the opener owns it). */
+  closeDb?: boolean
+}
+
+type Row = Record<string, unknown>
+
+/** Migrates the registry area and returns the store. */
+export function createSqliteRegistryStore(options: SqliteRegistryStoreOptions): RegistryStore {
+  const {db} = options
+  migrateSqlite(db, REGISTRY_SQLITE_MIGRATIONS)
+  const insertAgent = db.prepare(
+    `INSERT INTO registry_agents (agent_id, api_key_hash, pubkey, endpoint, capabilities, created_at_ms)
+     VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (agent_id) DO NOTHING`,
+  )
+  const selectAgent = db.prepare('SELECT * FROM registry_agents WHERE agent_id = ?')
+  const selectSeen = db.prepare('SELECT last_seen_ms FROM registry_agents WHERE agent_id = ?')
+  const updateSeen = db.prepare('UPDATE registry_agents SET last_seen_ms = max(coalesce(last_seen_ms, ?), ?) WHERE agent_id = ?')
+  const touch = db.transaction((agentId: string, nowMs: number): number | null | undefined => {
+    const row = selectSeen.get(agentId) as Row | undefined
+    if (!row) return undefined
+    updateSeen.run(nowMs, nowMs, agentId)
+    return (row.last_seen_ms as number | null) ?? null
+  })
+  const seenBetween = db.prepare('SELECT agent_id FROM registry_agents WHERE last_seen_ms >= ? AND last_seen_ms < ? ORDER BY agent_id')
+  const saveProbe = db.prepare('UPDATE registry_agents SET probe = ? WHERE agent_id = ?')
+  const probeTargets = db.prepare(
+    `SELECT * FROM registry_agents WHERE last_seen_ms >= ? AND endpoint IS NOT NULL AND agent_card IS NOT NULL ORDER BY agent_id`,
+  )
+  const purgeNonces = db.prepare('DELETE FROM registry_nonces WHERE expires_at_ms <= ?')
+  // Insert, or take over an expired row; `changes` is 0 when a live row holds the nonce.
+  const claimNonce = db.prepare(
+    `INSERT INTO registry_nonces (nonce_key, expires_at_ms) VALUES (?, ?)
+     ON CONFLICT (nonce_key) DO UPDATE SET expires_at_ms = excluded.expires_at_ms WHERE registry_nonces.expires_at_ms <= ?`,
+  )
+  const insertSecret = db.prepare('INSERT INTO registry_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING')
+  const selectSecret = db.prepare('SELECT value FROM registry_secrets WHERE name = ?')
+  let lastPurgeMs = 0
+
+  return {
+    async createAgent(agent) {
+      const result = insertAgent.run(agent.agentId, agent.apiKeyHash, agent.pubkey, agent.endpoint, JSON.stringify(agent.capabilities), agent.createdAtMs)
+      return result.changes === 1
+    },
+    async getAgent(agentId) {
+      const row = selectAgent.get(agentId) as Row | undefined
+      return row ? rowToAgent(row) : null
+    },
+    async updateAgent(agentId, patch) {
+      const sets = patchAssignments(patch)
+      if (sets.length === 0) return Boolean(selectSeen.get(agentId))
+      // Column names come from the fixed PATCH_COLUMNS table, never from input.
+      const sql = `UPDATE registry_agents SET ${sets.map((s) => `${s.column} = ?`).join(', ')} WHERE agent_id = ?`
+      return db.prepare(sql).run(...sets.map((s) => s.value), agentId).changes === 1
+    },
+    async touchAgent(agentId, nowMs) {
+      return touch(agentId, nowMs)
+    },
+    async listAgents(query) {
+      const where: string[] = []
+      const params: unknown[] = []
+      if (query.after !== undefined) {
+        where.push('agent_id > ?')
+        params.push(query.after)
+      }
+      if (query.online === true) {
+        where.push('last_seen_ms >= ?')
+        params.push(query.onlineSinceMs ?? 0)
+      } else if (query.online === false) {
+        where.push('(last_seen_ms IS NULL OR last_seen_ms < ?)')
+        params.push(query.onlineSinceMs ?? 0)
+      }
+      const sql = `SELECT * FROM registry_agents ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY agent_id LIMIT ?`
+      const rows = db.prepare(sql).all(...params, query.limit + 1) as Row[]
+      const more = rows.length > query.limit
+      const agents = rows.slice(0, query.limit).map(rowToAgent)
+      return {agents, nextAfter: more ? agents[agents.length - 1].agentId : null}
+    },
+    async listSeenBetween(fromMs, toMs) {
+      return (seenBetween.all(fromMs, toMs) as Row[]).map((row) => row.agent_id as string)
+    },
+    async saveProbe(agentId, result) {
+      saveProbe.run(JSON.stringify(result), agentId)
+    },
+    async listProbeTargets(onlineSinceMs) {
+      return (probeTargets.all(onlineSinceMs) as Row[]).map(rowToAgent)
+    },
+    async useNonce(key, expiresAtMs, nowMs = Date.now()) {
+      if (nowMs - lastPurgeMs >= NONCE_PURGE_EVERY_MS) {
+        lastPurgeMs = nowMs
+        purgeNonces.run(nowMs)
+      }
+      return claimNonce.run(key, expiresAtMs, nowMs).changes === 1
+    },
+    async claimSecret(name, candidate) {
+      insertSecret.run(name, candidate)
+      return (selectSecret.get(name) as Row).value as string
+    },
+    async close() {
+      if (options.closeDb && db.open) db.close()
+    },
+  }
+}
