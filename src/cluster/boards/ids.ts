@@ -1,0 +1,43 @@
+/** Random ids and the one-time delete token. DECISIONS: ids carry ≥ 128 random bits. */
+import {createHash, randomBytes, timingSafeEqual} from 'node:crypto'
+import {BOARD_ID_PREFIX, DELETE_TOKEN_PREFIX, ID_RANDOM_BYTES, POST_ID_PREFIX} from './constants.js'
+
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567'
+
+/** Lowercase RFC 4648 base32 without padding: ids stay one hashtag-friendly word. */
+function base32(bytes: Uint8Array): string {
+  let out = ''
+  let bits = 0
+  let value = 0
+  for (const byte of bytes) {
+    value = (value << 8) | byte
+    bits += 8
+    while (bits >= 5) {
+      out += BASE32[(value >>> (bits - 5)) & 31]
+      bits -= 5
+    }
+  }
+  if (bits > 0) out += BASE32[(value << (5 - bits)) & 31]
+  return out
+}
+
+const randomWord = () => base32(randomBytes(ID_RANDOM_BYTES))
+
+/** 16 random bytes in base32 are 26 characters. */
+export const ID_BODY = '[a-z2-7]{26}'
+export const POST_ID_PATTERN = new RegExp(`^${POST_ID_PREFIX}${ID_BODY}$`)
+export const BOARD_ID_PATTERN = new RegExp(`^${BOARD_ID_PREFIX}${ID_BODY}$`)
+
+export const newBoardId = () => BOARD_ID_PREFIX + randomWord()
+export const newPostId = () => POST_ID_PREFIX + randomWord()
+export const newDeleteToken = () => DELETE_TOKEN_PREFIX + randomWord()
+
+/** Lowercase hex SHA-256: how a delete token is stored. */
+export const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex')
+
+/** Constant-time check of a presented token against a stored hash. */
+export function tokenMatches(token: string, storedHash: string): boolean {
+  const presented = Buffer.from(hashToken(token), 'hex')
+  const stored = Buffer.from(storedHash, 'hex')
+  return presented.length === stored.length && timingSafeEqual(presented, stored)
+}
