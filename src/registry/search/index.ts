@@ -1,0 +1,10 @@
+/** Agent search: the in-memory BM25F index, the service keeping it current, and the registry part serving POST /v1/search. */
+export {createSearchPart, type SearchPart, type SearchPartOptions} from './part.js'
+export {createSearchService, type SearchResponse, type SearchResultItem, type SearchService, type SearchServiceOptions} from './search-service.js'
+export {AgentSearchIndex, qualityBoost, type RankedAgent} from './agent-index.js'
+export {toSearchDoc, fieldTermsOf, isOnlineAt, type InvokeTarget, type SearchDoc} from './documents.js'
+export {parseSearchRequest, type SearchRequest} from './request.js'
+export {mediaTypeMatches, normalizeMediaType, offersAny, type SearchFilters} from './filters.js'
+export {tokenize, stem} from './tokenizer.js'
+export {SEARCH_PATH, searchMiddleware} from './routes.js'
+export * as searchConstants from './constants.js'
