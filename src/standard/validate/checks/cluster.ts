@@ -1,0 +1,109 @@
+import {MESH_DIR, PROJECT_CHILDREN, PROJECT_MODULE, STANDARD_PATHS} from '../../constants.js'
+import type {ProjectFile} from '../../project/index.js'
+import {filesOf, recordOf, type ClusterView, type ModuleEntry, type RuleContext} from '../rule-context.js'
+
+/** Reads modules[] of cluster.yaml leniently (schema findings say what is malformed). */
+export function readCluster(file: ProjectFile | undefined): ClusterView | undefined {
+  const data = file && recordOf(file)
+  if (!file || !data || !Array.isArray(data.modules)) return undefined
+  const modules: ModuleEntry[] = []
+  data.modules.forEach((raw: unknown, index: number) => {
+    if (raw === null || typeof raw !== 'object') return
+    const entry = raw as Record<string, unknown>
+    if (typeof entry.id !== 'string') return
+    const text = (key: string) => (typeof entry[key] === 'string' ? (entry[key] as string) : undefined)
+    modules.push({id: entry.id, kind: text('kind'), parent: text('parent'), path: text('path'), index})
+  })
+  return {file, modules, moduleIds: new Set(modules.map((module) => module.id))}
+}
+
+/** cluster.yaml cross-checks: unique ids, parents, the v13 structure, members, links.yaml, module folders. */
+export function checkCluster(context: RuleContext): void {
+  const {cluster, findings} = context
+  if (!cluster) return
+  const {file, modules} = cluster
+  const seen = new Set<string>()
+  for (const module of modules) {
+    const pointer = `/modules/${module.index}`
+    if (seen.has(module.id)) findings.add(file, 'module-duplicate', `module id "${module.id}" appears more than once`, {pointer: `${pointer}/id`})
+    seen.add(module.id)
+    if (module.parent !== undefined && !cluster.moduleIds.has(module.parent)) {
+      findings.add(file, 'module-parent', `module "${module.id}" has parent "${module.parent}", which is not a module`, {pointer: `${pointer}/parent`})
+    } else if (module.parent === module.id) {
+      findings.add(file, 'module-parent', `module "${module.id}" is its own parent`, {pointer: `${pointer}/parent`})
+    }
+  }
+  checkProjectStructure(cluster, context)
+  checkMembers(file, context)
+  checkLinks(cluster, context)
+  checkModuleFolders(cluster, context)
+}
+
+/** spec v13: one `project` area without parent or path; its four children; code modules are its peers with a path. */
+function checkProjectStructure({file, modules}: ClusterView, {findings}: RuleContext): void {
+  const add = (message: string, pointer: string) => findings.add(file, 'project-structure', message, {pointer})
+  const projects = modules.filter((module) => module.id === PROJECT_MODULE)
+  // A missing `project` or `general` is already a schema finding (modules must include them).
+  for (const extra of projects.slice(1)) add('only one `project` module is allowed', `/modules/${extra.index}`)
+  const project = projects[0]
+  if (project) {
+    if (project.kind !== 'area') add('the `project` module must have kind `area`', `/modules/${project.index}/kind`)
+    if (project.parent !== undefined) add('the `project` module has no parent', `/modules/${project.index}/parent`)
+    if (project.path !== undefined) add('the `project` module has no path', `/modules/${project.index}/path`)
+  }
+  for (const child of PROJECT_CHILDREN) {
+    const module = modules.find((entry) => entry.id === child)
+    if (!module) {
+      if (child !== 'general') add(`module \`${child}\` is missing: v13 requires deploy, docs, design and general under \`project\``, '/modules')
+    } else if (module.parent !== PROJECT_MODULE) {
+      add(`module \`${child}\` must carry \`parent: project\``, `/modules/${module.index}${module.parent === undefined ? '' : '/parent'}`)
+    }
+  }
+  for (const module of modules) {
+    if (module.kind !== 'code') continue
+    if (module.path === undefined) add(`code module \`${module.id}\` needs a \`path\``, `/modules/${module.index}`)
+    if (module.parent !== undefined) add(`code module \`${module.id}\` is a peer of \`project\` and has no parent`, `/modules/${module.index}/parent`)
+  }
+}
+
+function checkMembers(file: ProjectFile, {findings}: RuleContext): void {
+  const members = recordOf(file)?.members
+  if (!Array.isArray(members)) return
+  const seen = new Set<string>()
+  members.forEach((member: unknown, index) => {
+    const id = (member as {id?: unknown} | null)?.id
+    if (typeof id !== 'string') return
+    if (seen.has(id)) findings.add(file, 'member-duplicate', `member id "${id}" appears more than once`, {pointer: `/members/${index}/id`})
+    seen.add(id)
+  })
+}
+
+function checkLinks(cluster: ClusterView, context: RuleContext): void {
+  for (const file of filesOf(context, 'links')) {
+    const modules = recordOf(file)?.modules
+    if (!Array.isArray(modules)) continue
+    const seen = new Set<string>()
+    modules.forEach((entry: unknown, index) => {
+      const id = (entry as {id?: unknown} | null)?.id
+      if (typeof id !== 'string') return
+      const pointer = {pointer: `/modules/${index}/id`}
+      if (!cluster.moduleIds.has(id)) context.findings.add(file, 'links-module', `links entry "${id}" is not a module of cluster.yaml`, pointer)
+      else if (seen.has(id)) context.findings.add(file, 'links-module', `links entry "${id}" appears more than once`, pointer)
+      seen.add(id)
+    })
+  }
+}
+
+/** Every modules/<id>/ folder is a cluster.yaml module (reported once per folder, on its first file). */
+function checkModuleFolders(cluster: ClusterView, context: RuleContext): void {
+  const reported = new Set<string>()
+  for (const file of context.project.files) {
+    if (!file.module || reported.has(file.module) || cluster.moduleIds.has(file.module)) continue
+    reported.add(file.module)
+    context.findings.add(
+      `${MESH_DIR}/${STANDARD_PATHS.modules}/${file.module}/`,
+      'module-folder',
+      `folder modules/${file.module}/ is not a module of cluster.yaml`,
+    )
+  }
+}

@@ -1,0 +1,4 @@
+/** `mesh validate`: the standard's validator, its rules and output formats. */
+export {validateProject, validateLoaded, type ValidateOptions} from './validate.js'
+export {RULES, ruleInfo, type RuleInfo} from './rules.js'
+export type {Finding, Severity, SkippedEntry, ValidationReport, ValidationSummary} from './types.js'
