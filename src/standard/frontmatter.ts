@@ -62,3 +62,31 @@ export function stringifyFrontmatter(data: Record<string, unknown>, body: string
   const yamlText = stringify(data, {lineWidth: 0, defaultStringType: 'PLAIN'}).trimEnd()
   return `---\n${yamlText}\n---\n${body}`
 }
+
+/**
+ * Rewrites only the frontmatter of a fenced file: `edit` changes the parsed
+ * YAML document in place (set, delete), and everything after the closing
+ * fence line — the body — is returned byte-for-byte. Key order, comments and
+ * the style of untouched keys survive, because the document is edited, not
+ * re-serialised from plain data.
+ */
+export function editFrontmatter(text: string, edit: (document: Document.Parsed) => void): string {
+  const split = splitFrontmatter(text)
+  if (!split.hasFrontmatter || split.unterminated) throw new Error('the file has no complete --- frontmatter block')
+  const document = parseDocument(split.yamlText, {prettyErrors: true, uniqueKeys: true})
+  if (document.errors.length > 0) throw document.errors[0]
+  edit(document)
+  let yamlText = document.contents === null ? '' : document.toString({lineWidth: 0})
+  if (yamlText === '{}\n') yamlText = ''
+  // What precedes the YAML (BOM + opening fence) and the closing fence line are kept as they were.
+  const head = text.slice(0, text.length - split.body.length - split.yamlText.length - closingFenceLength(text, split))
+  const closing = text.slice(text.length - split.body.length - closingFenceLength(text, split), text.length - split.body.length)
+  return `${head}${yamlText}${closing}${split.body}`
+}
+
+/** Length of the closing fence line (`---` plus its line ending) of a split file. */
+function closingFenceLength(text: string, split: SplitFile): number {
+  const beforeBody = text.slice(0, text.length - split.body.length)
+  const match = /---[ \t]*(\r?\n)?$/.exec(beforeBody)
+  return match ? match[0].length : 0
+}

@@ -1,0 +1,51 @@
+import {readFile} from 'node:fs/promises'
+import {join} from 'node:path'
+import {writeFileAtomic} from '../../lib/atomic-write.js'
+import {notFound} from '../../lib/errors.js'
+import {MESH_DIR, RENDER_TARGETS} from '../constants.js'
+import {AGENT_INSTRUCTIONS_SOURCE} from './constants.js'
+import {parseMarkedFile, renderTarget} from './markers.js'
+
+export type TargetOutcome = 'created' | 'updated' | 'unchanged'
+
+export interface RenderedTarget {
+  /** File name at the repository root. */
+  path: string
+  outcome: TargetOutcome
+}
+
+const readIfExists = (path: string) =>
+  readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined
+    throw error
+  })
+
+/**
+ * The new text of each target (CLAUDE.md, AGENTS.md, GEMINI.md) from the
+ * source's current text. Pure: reads nothing, writes nothing. Every file is
+ * checked before any result is returned, so one bad file stops them all.
+ */
+export function planTargets(sourceText: string, targets: ReadonlyMap<string, string | undefined>): Array<{path: string; before: string | undefined; after: string}> {
+  const source = parseMarkedFile(sourceText, `${MESH_DIR}/${AGENT_INSTRUCTIONS_SOURCE}`)
+  const parsed = [...targets].map(([path, before]) => ({path, before, marked: before === undefined ? undefined : parseMarkedFile(before, path)}))
+  return parsed.map(({path, before, marked}) => ({path, before, after: renderTarget(source, marked ? marked.operator : source.operator)}))
+}
+
+/**
+ * Renders `.mesh/public/AGENT_INSTRUCTIONS.md` into the three targets at the
+ * repo root. `check` reports what would change and writes nothing.
+ */
+export async function renderAgentInstructions(root: string, options: {check?: boolean} = {}): Promise<RenderedTarget[]> {
+  const sourceText = await readIfExists(join(root, MESH_DIR, AGENT_INSTRUCTIONS_SOURCE))
+  if (sourceText === undefined) throw notFound('instructions_source_missing', `No ${MESH_DIR}/${AGENT_INSTRUCTIONS_SOURCE}; run \`mesh init\` to create it.`)
+  const targets = new Map<string, string | undefined>()
+  for (const target of RENDER_TARGETS) targets.set(target, await readIfExists(join(root, target)))
+  const plan = planTargets(sourceText, targets)
+  const results: RenderedTarget[] = []
+  for (const {path, before, after} of plan) {
+    const outcome: TargetOutcome = before === undefined ? 'created' : before === after ? 'unchanged' : 'updated'
+    if (outcome !== 'unchanged' && !options.check) await writeFileAtomic(join(root, path), after)
+    results.push({path, outcome})
+  }
+  return results
+}

@@ -1,0 +1,38 @@
+import {createInterface} from 'node:readline/promises'
+import type {Readable, Writable} from 'node:stream'
+import {invalid} from '../../lib/errors.js'
+import {checkAnswer, clusterIdFrom, nameFromFolder, type InitAnswers} from './answers.js'
+import {DEFAULT_HUB_URL, DEFAULT_PROJECT_TYPE, PROJECT_TYPES} from './constants.js'
+
+/**
+ * Asks, line by line, for each answer `given` lacks: a default in brackets
+ * (Enter takes it), a bad answer is explained and asked again. Plain readline
+ * rather than an Ink form: four questions need no screen, and it behaves the
+ * same in every terminal. Ending the input (Ctrl-D) cancels with `usage_cancelled`.
+ */
+export async function promptAnswers(given: Partial<InitAnswers>, dir: string, io: {input: Readable; output: Writable}): Promise<Partial<InitAnswers>> {
+  const rl = createInterface({input: io.input, output: io.output, terminal: false})
+  const closed = new Promise<never>((_, reject) => rl.once('close', () => reject(invalid('usage_cancelled', 'mesh init was cancelled; nothing was written.'))))
+  closed.catch(() => undefined)
+  const ask = async <T>(question: string, fallback: string, check: (value: string) => T): Promise<T> => {
+    for (;;) {
+      const answer = (await Promise.race([rl.question(`${question} [${fallback}]: `), closed])).trim()
+      try {
+        return check(answer === '' ? fallback : answer)
+      } catch (error) {
+        io.output.write(`  ${(error as Error).message}\n`)
+      }
+    }
+  }
+  try {
+    const answers: Partial<InitAnswers> = {...given}
+    answers.name ??= await ask('Project name', nameFromFolder(dir), checkAnswer.name)
+    answers.id ??= await ask('Project id', clusterIdFrom(answers.name), checkAnswer.id)
+    answers.type ??= await ask(`Project type (${PROJECT_TYPES.join(', ')})`, DEFAULT_PROJECT_TYPE, checkAnswer.type)
+    answers.hub ??= await ask('Hub URL', DEFAULT_HUB_URL, (value) => checkAnswer.url(value, 'hub'))
+    return answers
+  } finally {
+    rl.removeAllListeners('close')
+    rl.close()
+  }
+}

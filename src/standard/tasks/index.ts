@@ -1,0 +1,13 @@
+/** Task authoring: create, list, show, move, dependency graph (spec "Task file"). */
+export {createTask, newTaskBody, type CreateTaskInput, type CreatedTask} from './create.js'
+export {listTasks, showTask, findTask, summarize, compareIds, type TaskFilter, type TaskSummary, type TaskDetail} from './query.js'
+export {moveTask, type MovedTask} from './move.js'
+export {buildDepGraph, findCycles, renderDepTree, taskDependencies, type DepGraph, type DepEdge, type DepNode} from './deps.js'
+export {reserveTaskId, highestNumber, knownPrefixes, numberFor} from './allocate.js'
+export {resolvePrefixes, prefixCandidates} from './prefix.js'
+export {slugify, assertSlug} from './slug.js'
+export {writtenStatus, isDispatchable} from './status.js'
+export {scanTasks, type TaskRecord} from './task-files.js'
+export {readClusterInfo, type ClusterInfo, type ClusterModule} from './cluster-modules.js'
+export {findProjectRoot, meshPath, utcDate, utcDateTime} from './project-root.js'
+export {formatTable} from './format.js'

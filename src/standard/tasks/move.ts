@@ -1,0 +1,50 @@
+import {readFile} from 'node:fs/promises'
+import {writeFileAtomic} from '../../lib/atomic-write.js'
+import {conflict, invalid} from '../../lib/errors.js'
+import {editFrontmatter} from '../frontmatter.js'
+import {utcDate, utcDateTime} from './project-root.js'
+import {findTask} from './query.js'
+import {isDispatchable, writtenStatus} from './status.js'
+
+export interface MovedTask {
+  id: string
+  path: string
+  from: string
+  to: string
+  /** spec v15: whether the daemon may now dispatch it. */
+  dispatchable: boolean
+  /** False when the task already had that status (nothing was written). */
+  changed: boolean
+  completed_at: string | null
+}
+
+/**
+ * Moves a task to a status: accepts the six canonical words and the six extra
+ * ones (written canonically where one fits — DECISIONS), sets `updated`, sets
+ * `completed_at` on `done` and drops it when a done task is reopened. Only the
+ * frontmatter is rewritten; the body stays byte-identical.
+ */
+export async function moveTask(root: string, id: string, statusWord: string, now: Date = new Date()): Promise<MovedTask> {
+  const to = writtenStatus(statusWord)
+  const record = await findTask(root, id)
+  if (record.problem) throw invalid('task_unreadable', `${record.relativePath}: ${record.problem}`)
+  if (record.archived) {
+    throw conflict('task_archived', `${record.id} is archived (${record.relativePath}); archived tasks are history and are not moved.`)
+  }
+  const from = typeof record.data.status === 'string' ? record.data.status : ''
+  const base = {id: record.id, path: record.relativePath, from, to, dispatchable: isDispatchable(to)}
+  if (from === to) {
+    const completed = typeof record.data.completed_at === 'string' ? record.data.completed_at : null
+    return {...base, changed: false, completed_at: completed}
+  }
+  const completedAt = to === 'done' ? utcDateTime(now) : null
+  const text = await readFile(record.path, 'utf8')
+  const next = editFrontmatter(text, (document) => {
+    document.set('status', to)
+    document.set('updated', utcDate(now))
+    if (completedAt) document.set('completed_at', completedAt)
+    else document.delete('completed_at')
+  })
+  await writeFileAtomic(record.path, next)
+  return {...base, changed: true, completed_at: completedAt}
+}

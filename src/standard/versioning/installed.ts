@@ -1,0 +1,18 @@
+import {readFile} from 'node:fs/promises'
+import {invalid} from '../../lib/errors.js'
+import {meshPath} from '../tasks/project-root.js'
+import {STANDARD_VERSION_FILE} from './constants.js'
+
+/** The integer in `.mesh/STANDARD_VERSION`, or null when the file is missing. Throws on anything but an integer. */
+export async function readInstalledVersion(root: string): Promise<number | null> {
+  let text: string
+  try {
+    text = await readFile(meshPath(root, STANDARD_VERSION_FILE), 'utf8')
+  } catch {
+    return null
+  }
+  if (!/^\s*\d+\s*$/.test(text)) {
+    throw invalid('standard_version_invalid', `.mesh/${STANDARD_VERSION_FILE} must hold one integer, found ${JSON.stringify(text.trim().slice(0, 40))}.`)
+  }
+  return Number(text.trim())
+}
