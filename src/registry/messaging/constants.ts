@@ -66,3 +66,6 @@ export const subjectOfAgent = (agentId: string) => `registry.agent.${agentId}`
 export const subjectOfNode = (nodeId: string) => `registry.node.${nodeId}`
 /** Wakes every node's webhook worker when a delivery is queued. */
 export const SUBJECT_WEBHOOK_KICK = 'registry.messaging.webhook-kick'
+
+/** spec Limits: agent_id 3 to 64 chars of `[A-Za-z0-9_-]` (also safe as a bus subject token). */
+export const AGENT_ID_PATTERN = /^[A-Za-z0-9_-]{3,64}$/

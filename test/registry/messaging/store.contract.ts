@@ -141,9 +141,26 @@ export function messagingStoreContract(name: string, open: () => Promise<Messagi
       expect((await store.consume('bob', 10)).map((r) => r.id)).toEqual([m.message.id])
     })
 
-    it('tracks presence per node and forgets stale nodes', async () => {
+    it('allocates live ids from the same sequence and stores a fallback under that id', async () => {
       const store = await open()
       await store.touchNode('node-a', T0)
+      await store.addPresence('bob', 'node-a', T0)
+      const before = await store.insert(msg('bob', 'ann', 'stored'), T0)
+      const live = await store.prepareLive('bob', T0)
+      expect(live.nodes).toEqual(['node-a'])
+      expect(live.id).toBeGreaterThan(before.message.id)
+      expect((await store.prepareLive('cat', T0)).nodes).toEqual([])
+      const fallback = await store.insert({...msg('cat', 'ann', 'fell back'), id: live.id}, T0)
+      expect(fallback.message.id).toBe(live.id)
+      const after = await store.insert(msg('bob', 'ann', 'later'), T0)
+      expect(after.message.id).toBeGreaterThan(live.id + 1)
+      expect((await store.consume('cat', 10)).map((m) => [m.id, m.payload])).toEqual([[live.id, 'fell back']])
+    })
+
+    it('tracks presence per node and forgets stale nodes', async () => {
+      const store = await open()
+      expect(await store.touchNode('node-a', T0)).toBe(false)
+      expect(await store.touchNode('node-a', T0)).toBe(true)
       await store.touchNode('node-b', T0)
       await store.addPresence('bob', 'node-a', T0)
       await store.addPresence('bob', 'node-a', T0) // a second socket on the same node
@@ -159,6 +176,7 @@ export function messagingStoreContract(name: string, open: () => Promise<Messagi
       expect(await store.nodesOf('bob', T0 + 5000)).toEqual(['node-a'])
       expect(await store.sweepNodes(T0 + 5000)).toBe(1)
       expect(await store.nodesOf('cat', 0)).toEqual([])
+      expect(await store.touchNode('node-b', T0 + 30_000)).toBe(false) // swept: the node must re-announce
       await store.removeNode('node-a')
       expect(await store.nodesOf('bob', 0)).toEqual([])
     })

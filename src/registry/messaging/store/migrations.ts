@@ -39,10 +39,20 @@ CREATE TABLE messaging_presence (
 CREATE INDEX messaging_presence_by_node ON messaging_presence (node_id);
 `
 
-/** SQLite: AUTOINCREMENT so ids are never reused, even after the newest message is consumed. */
+/**
+ * SQLite: ids come from a one-row counter rather than the rowid, so live
+ * (WebSocket) messages can take an id without a row and ids are never reused.
+ */
 export const SQLITE_MESSAGING_MIGRATIONS: Migration[] = [
-  {area: MESSAGING_AREA, version: 1, sql: tables('INTEGER PRIMARY KEY AUTOINCREMENT', 'INTEGER')},
+  {
+    area: MESSAGING_AREA,
+    version: 1,
+    sql:
+      tables('INTEGER PRIMARY KEY', 'INTEGER') +
+      `CREATE TABLE messaging_sequence (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+       INSERT INTO messaging_sequence (name, value) VALUES ('message', 0);`,
+  },
 ]
 
-/** PostgreSQL: a BIGSERIAL sequence gives increasing ids shared by every node. */
+/** PostgreSQL: a BIGSERIAL sequence (`messaging_messages_id_seq`) gives increasing ids shared by every node. */
 export const POSTGRES_MESSAGING_MIGRATIONS: Migration[] = [{area: MESSAGING_AREA, version: 1, sql: tables('BIGSERIAL PRIMARY KEY', 'BIGINT')}]

@@ -50,13 +50,23 @@ export async function createPostgresMessagingStore(pool: PgPool): Promise<Messag
       const payload = JSON.stringify(message.payload ?? null)
       // The route is decided in the same statement as the insert, so it agrees with the webhook row at that instant.
       const {rows} = await pool.query<{id: string; state: MessageRoute}>(
-        `INSERT INTO messaging_messages (to_agent, from_agent, payload, ts, state, next_attempt_at)
-         SELECT $1, $2, $3, $4, CASE WHEN EXISTS (SELECT 1 FROM messaging_webhooks WHERE agent_id = $1) THEN 'webhook' ELSE 'inbox' END, $5
+        `INSERT INTO messaging_messages (id, to_agent, from_agent, payload, ts, state, next_attempt_at)
+         SELECT COALESCE($6::bigint, nextval('messaging_messages_id_seq')), $1, $2, $3, $4,
+                CASE WHEN EXISTS (SELECT 1 FROM messaging_webhooks WHERE agent_id = $1) THEN 'webhook' ELSE 'inbox' END, $5
          RETURNING id, state`,
-        [message.to, message.from, payload, message.ts, now],
+        [message.to, message.from, payload, message.ts, now, message.id ?? null],
       )
       const row = rows[0]!
       return {message: {id: Number(row.id), to: message.to, from: message.from, payload: JSON.parse(payload), ts: message.ts}, route: row.state}
+    },
+    async prepareLive(to, freshSince) {
+      const {rows} = await pool.query<{id: string; nodes: string[]}>(
+        `SELECT nextval('messaging_messages_id_seq') AS id, ARRAY(
+           SELECT p.node_id FROM messaging_presence p JOIN messaging_nodes n ON n.node_id = p.node_id
+           WHERE p.agent_id = $1 AND n.seen_at >= $2 ORDER BY p.node_id) AS nodes`,
+        [to, freshSince],
+      )
+      return {id: Number(rows[0]!.id), nodes: rows[0]!.nodes}
     },
     async consume(agentId, limit) {
       // DELETE … RETURNING of rows locked with SKIP LOCKED: two concurrent reads never return the same message.
@@ -178,7 +188,12 @@ export async function createPostgresMessagingStore(pool: PgPool): Promise<Messag
       return rows.map((row) => row.node_id)
     },
     async touchNode(nodeId, now) {
-      await pool.query('INSERT INTO messaging_nodes (node_id, seen_at) VALUES ($1, $2) ON CONFLICT (node_id) DO UPDATE SET seen_at = excluded.seen_at', [nodeId, now])
+      // xmax is 0 on a freshly inserted row and non-zero on an updated one.
+      const {rows} = await pool.query<{inserted: boolean}>(
+        'INSERT INTO messaging_nodes (node_id, seen_at) VALUES ($1, $2) ON CONFLICT (node_id) DO UPDATE SET seen_at = excluded.seen_at RETURNING (xmax = 0) AS inserted',
+        [nodeId, now],
+      )
+      return !rows[0]!.inserted
     },
     removeNode,
     async sweepNodes(staleBefore) {

@@ -24,9 +24,8 @@ export function createSqliteMessagingStore(db: SqliteDatabase): MessagingStore {
   migrateSqlite(db, SQLITE_MESSAGING_MIGRATIONS)
   const q = {
     hasWebhook: db.prepare('SELECT 1 FROM messaging_webhooks WHERE agent_id = ?'),
-    insert: db.prepare(
-      'INSERT INTO messaging_messages (to_agent, from_agent, payload, ts, state, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
-    ),
+    nextId: db.prepare("UPDATE messaging_sequence SET value = value + 1 WHERE name = 'message' RETURNING value"),
+    insert: db.prepare('INSERT INTO messaging_messages (id, to_agent, from_agent, payload, ts, state, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     inbox: db.prepare("SELECT * FROM messaging_messages WHERE to_agent = ? AND state = 'inbox' ORDER BY id LIMIT ?"),
     remove: db.prepare('DELETE FROM messaging_messages WHERE id = ?'),
     inboxById: db.prepare("SELECT * FROM messaging_messages WHERE id = ? AND to_agent = ? AND state = 'inbox'"),
@@ -56,15 +55,18 @@ export function createSqliteMessagingStore(db: SqliteDatabase): MessagingStore {
     nodesOf: db.prepare(
       'SELECT p.node_id FROM messaging_presence p JOIN messaging_nodes n ON n.node_id = p.node_id WHERE p.agent_id = ? AND n.seen_at >= ? ORDER BY p.node_id',
     ),
+    nodeKnown: db.prepare('SELECT 1 FROM messaging_nodes WHERE node_id = ?'),
     touchNode: db.prepare('INSERT INTO messaging_nodes (node_id, seen_at) VALUES (?, ?) ON CONFLICT (node_id) DO UPDATE SET seen_at = excluded.seen_at'),
     removeNode: db.prepare('DELETE FROM messaging_nodes WHERE node_id = ?'),
     removeNodePresence: db.prepare('DELETE FROM messaging_presence WHERE node_id = ?'),
     staleNodes: db.prepare('SELECT node_id FROM messaging_nodes WHERE seen_at < ?'),
   }
 
-  const insert = db.transaction((to: string, from: string, payload: string, ts: string, now: number) => {
+  const nextId = () => (q.nextId.get() as {value: number}).value
+  const insert = db.transaction((given: number | undefined, to: string, from: string, payload: string, ts: string, now: number) => {
     const route: MessageRoute = q.hasWebhook.get(to) ? 'webhook' : 'inbox'
-    const {id} = q.insert.get(to, from, payload, ts, route, now) as {id: number}
+    const id = given ?? nextId()
+    q.insert.run(id, to, from, payload, ts, route, now)
     return {id, route}
   })
   const consume = db.transaction((agentId: string, limit: number) => {
@@ -103,6 +105,11 @@ export function createSqliteMessagingStore(db: SqliteDatabase): MessagingStore {
     }
     return claimed
   })
+  const touchNode = db.transaction((nodeId: string, now: number) => {
+    const known = Boolean(q.nodeKnown.get(nodeId))
+    q.touchNode.run(nodeId, now)
+    return known
+  })
   const removeNode = db.transaction((nodeId: string) => {
     q.removeNodePresence.run(nodeId)
     q.removeNode.run(nodeId)
@@ -110,8 +117,11 @@ export function createSqliteMessagingStore(db: SqliteDatabase): MessagingStore {
 
   return {
     async insert(message, now) {
-      const {id, route} = insert(message.to, message.from, JSON.stringify(message.payload ?? null), message.ts, now)
+      const {id, route} = insert(message.id, message.to, message.from, JSON.stringify(message.payload ?? null), message.ts, now)
       return {message: {id, to: message.to, from: message.from, payload: structuredClone(message.payload ?? null), ts: message.ts}, route}
+    },
+    async prepareLive(to, freshSince) {
+      return {id: nextId(), nodes: (q.nodesOf.all(to, freshSince) as {node_id: string}[]).map((row) => row.node_id)}
     },
     async consume(agentId, limit) {
       return consume(agentId, limit).map(toMessage)
@@ -165,7 +175,7 @@ export function createSqliteMessagingStore(db: SqliteDatabase): MessagingStore {
       return (q.nodesOf.all(agentId, freshSince) as {node_id: string}[]).map((row) => row.node_id)
     },
     async touchNode(nodeId, now) {
-      q.touchNode.run(nodeId, now)
+      return touchNode(nodeId, now)
     },
     async removeNode(nodeId) {
       removeNode(nodeId)

@@ -29,6 +29,8 @@ export interface StoredMessage extends InboxMessage {
 export type MessageRoute = 'inbox' | 'webhook'
 
 export interface NewMessage {
+  /** An id from {@link MessagingStore.prepareLive}; omitted, the store allocates one. */
+  id?: number
   to: string
   from: string
   payload: unknown
@@ -66,6 +68,12 @@ export interface PendingCounts {
 export interface MessagingStore {
   /** Stores a message for `to`: queued for the webhook when one is set, else in the inbox. */
   insert(message: NewMessage, now: number): Promise<{message: StoredMessage; route: MessageRoute}>
+  /**
+   * For a live (WebSocket) message: allocates its id from the same sequence
+   * as stored messages, and lists the fresh nodes holding a socket of `to`,
+   * in one round trip. The id is reused if the message falls back to the store.
+   */
+  prepareLive(to: string, freshSince: number): Promise<{id: number; nodes: string[]}>
   /** Removes and returns up to `limit` inbox messages of the agent, oldest first. */
   consume(agentId: string, limit: number): Promise<StoredMessage[]>
   /** Removes the agent's inbox messages with these ids; returns what was removed (unknown ids are skipped). */
@@ -98,8 +106,12 @@ export interface MessagingStore {
   removePresence(agentId: string, nodeId: string): Promise<void>
   /** Nodes holding a socket of the agent that were seen since `freshSince` (ms). */
   nodesOf(agentId: string, freshSince: number): Promise<string[]>
-  /** A node's heartbeat; nodes not seen for a while are swept with their presence. */
-  touchNode(nodeId: string, now: number): Promise<void>
+  /**
+   * A node's heartbeat; nodes not seen for a while are swept with their
+   * presence. Resolves false when the node's row was missing (first beat, or
+   * swept after a stall), so the node re-announces its sockets.
+   */
+  touchNode(nodeId: string, now: number): Promise<boolean>
   removeNode(nodeId: string): Promise<void>
   /** Removes nodes (and their presence) not seen since `staleBefore`; returns how many. */
   sweepNodes(staleBefore: number): Promise<number>
@@ -128,9 +140,12 @@ export function createMemoryMessagingStore(): MessagingStore {
   return {
     async insert(message, now) {
       const route: MessageRoute = webhooks.has(message.to) ? 'webhook' : 'inbox'
-      const row: MemoryRow = {...message, payload: structuredClone(message.payload), id: nextId++, state: route, attempts: 0, nextAttemptAt: now, lastAttemptAt: 0, lastError: null}
+      const row: MemoryRow = {to: message.to, from: message.from, ts: message.ts, payload: structuredClone(message.payload ?? null), id: message.id ?? nextId++, state: route, attempts: 0, nextAttemptAt: now, lastAttemptAt: 0, lastError: null}
       rows.set(row.id, row)
       return {message: copy(row), route}
+    },
+    async prepareLive(to, freshSince) {
+      return {id: nextId++, nodes: await this.nodesOf(to, freshSince)}
     },
     async consume(agentId, limit) {
       const taken = ofAgent(agentId, 'inbox').slice(0, limit)
@@ -216,7 +231,9 @@ export function createMemoryMessagingStore(): MessagingStore {
       return [...(presence.get(agentId)?.keys() ?? [])].filter((node) => (nodes.get(node) ?? -Infinity) >= freshSince).sort()
     },
     async touchNode(nodeId, now) {
+      const known = nodes.has(nodeId)
       nodes.set(nodeId, now)
+      return known
     },
     async removeNode(nodeId) {
       nodes.delete(nodeId)
