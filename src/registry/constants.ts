@@ -1,0 +1,81 @@
+/**
+ * The registry's numbers and names, named once.
+ * spec: registry-and-agent-contract.md Limits; DECISIONS "Registry and agent contract".
+ * Rate limits are not in the spec ("not shown"): generous defaults, all configurable.
+ */
+import type {RegistryLimits} from './types.js'
+
+/** spec Limits: agent_id 3 to 64 chars of [A-Za-z0-9_-]. */
+export const AGENT_ID_PATTERN = /^[A-Za-z0-9_-]{3,64}$/
+/**
+ * Ids that would shadow fixed routes (`/agents/messages`, `/v1/agents/ws`,
+ * `/v1/agents/me`...). Refused at registration so paths never become ambiguous.
+ */
+export const RESERVED_AGENT_IDS = new Set(['me', 'ws', 'messages', 'channels', 'register', 'token', 'state', 'identity'])
+
+/** spec Limits: agent_card serialized ≤ 16 KB, nesting ≤ 16 levels, description ≤ 500. */
+export const MAX_CARD_BYTES = 16 * 1024
+export const MAX_CARD_DEPTH = 16
+export const MAX_DESCRIPTION_CHARS = 500
+
+/** spec Limits: JWT lifetime 24 h. */
+export const TOKEN_TTL_SECONDS = 24 * 60 * 60
+/** JWT issuer claim; the same on every node so any node accepts any node's tokens. */
+export const TOKEN_ISSUER = 'mesh-registry'
+/** spec: offline after 5 minutes without a token call. */
+export const ONLINE_WINDOW_MS = 5 * 60 * 1000
+/** DECISIONS Liveness: a sweep "every few seconds" publishes online→offline transitions. */
+export const OFFLINE_SWEEP_INTERVAL_MS = 5_000
+
+/** The api_key: 16 random bytes as 32 lowercase hex chars (spec: 32 hex in the legacy hub). */
+export const API_KEY_BYTES = 16
+
+/** Header that carries the operator's admin key (DECISIONS: reserved owner_class). */
+export const ADMIN_KEY_HEADER = 'x-admin-key'
+/** Names under which the deployment's shared secrets are kept (store + data dir). */
+export const JWT_SECRET_NAME = 'jwt_secret'
+export const ADMIN_KEY_NAME = 'admin_key'
+/** Files in the data dir (mode 0600). */
+export const JWT_SECRET_FILE = 'registry-jwt.secret'
+export const ADMIN_KEY_FILE = 'registry-admin.key'
+
+/** spec: `POST /v1/agents/me/state` keeps only these top-level keys. */
+export const STATE_KEYS = [
+  'pricing',
+  'availability',
+  'latency_p50_ms',
+  'latency_p99_ms',
+  'geo',
+  'inventory_endpoint',
+  'rate_limit',
+  'tags',
+  'models',
+  'accepts',
+  'produces',
+  'protocols',
+  'contact',
+  'category',
+] as const
+
+/** Page sizes of the listings. */
+export const LIST_DEFAULT_LIMIT = 50
+export const LIST_MAX_LIMIT = 200
+export const NETWORK_DEFAULT_LIMIT = 500
+export const NETWORK_MAX_LIMIT = 1000
+
+/**
+ * RFC 9745 `Deprecation` value on legacy hub routes: the date mesh started
+ * serving them as deprecated (2026-01-01T00:00:00Z).
+ */
+export const LEGACY_DEPRECATION = '@1767225600'
+
+/** Path prefixes the per-IP limit and the legacy headers apply to. */
+export const REGISTRY_PATH = /^\/(v1\/agents|v1\/search|agents|agent|platform)(\/|$)/
+export const LEGACY_PATH = /^\/(agents|platform)(\/|$)/
+
+export const DEFAULT_LIMITS: RegistryLimits = {
+  bodyBytes: 64 * 1024,
+  perIpPerMinute: 600,
+  perIdentityPerMinute: 300,
+  registrationsPerIpPerHour: 60,
+}

@@ -1,0 +1,140 @@
+/**
+ * The registry's HTTP routes: unified `/v1/...`, the legacy hub without the
+ * prefix (same handlers; the Deprecation header is set in guards.ts), the
+ * network view and the site routes. Handlers parse, call the operations and
+ * write; every failure is a MeshError the host turns into the JSON error body.
+ */
+import Router from '@koa/router'
+import type {Context} from 'koa'
+import {readJsonObject} from '../../http/json-body.js'
+import {MESH_SIG_HEADER} from '../../identity/constants.js'
+import {invalid, unauthorized} from '../../lib/errors.js'
+import {assertValid} from '../../lib/schemas.js'
+import {ADMIN_KEY_HEADER, AGENT_ID_PATTERN, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, NETWORK_DEFAULT_LIMIT, NETWORK_MAX_LIMIT} from '../constants.js'
+import type {CoreRegistryContext} from '../context.js'
+import type {RegistryOperations} from '../service.js'
+import {renderAgentPage, SITE_PAGE_HEADERS} from './site-page.js'
+
+/** Opaque keyset cursor: base64url of `a:<last agent_id>`. */
+export const encodeCursor = (after: string) => Buffer.from(`a:${after}`, 'utf8').toString('base64url')
+
+export function decodeCursor(cursor: string): string {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8')
+  const after = text.startsWith('a:') ? text.slice(2) : ''
+  if (!AGENT_ID_PATTERN.test(after)) throw invalid('invalid_cursor', 'cursor is not one this registry returned', {field: 'cursor'})
+  return after
+}
+
+function parseListQuery(ctx: Context, defaultLimit: number, maxLimit: number) {
+  const query = assertValid<{online?: string; cursor?: string; limit?: string}>('registry-list-query', {...ctx.query}, 'invalid_query')
+  const limit = query.limit === undefined ? defaultLimit : Number(query.limit)
+  if (limit < 1) throw invalid('invalid_query', 'limit must be at least 1', {field: 'limit'})
+  return {
+    online: query.online === undefined ? undefined : query.online === 'true' || query.online === '1',
+    after: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+    // Above the maximum is served as the maximum, not refused.
+    limit: Math.min(limit, maxLimit),
+  }
+}
+
+const openCors = (ctx: Context) => ctx.set('Access-Control-Allow-Origin', '*')
+
+export function createRegistryRouter(ctx: CoreRegistryContext, ops: RegistryOperations): Router {
+  const router = new Router()
+  const bodyLimit = ctx.limits.bodyBytes
+
+  /** Bearer JWT → agent id (401 otherwise). */
+  const agentOf = (koa: Context) => ctx.authenticate(koa.get('authorization') || undefined)
+
+  /** A wrong admin key is refused rather than silently ignored. */
+  const adminOf = (koa: Context) => {
+    const given = koa.get(ADMIN_KEY_HEADER)
+    if (!given) return false
+    if (!ctx.isAdminKey(given)) throw unauthorized('invalid_admin_key', `${ADMIN_KEY_HEADER} is not this registry's admin key`)
+    return true
+  }
+
+  const register = async (koa: Context) => {
+    ctx.registrationLimiter.hit(`ip:${koa.ip}`)
+    const body = await readJsonObject(koa, bodyLimit)
+    const header = koa.get(MESH_SIG_HEADER)
+    const signer = header ? await ctx.verifySignedRequest({method: koa.method, path: koa.originalUrl, body: body.raw, header}) : null
+    const result = await ops.register(body.value, signer)
+    koa.status = result.status
+    koa.set('Cache-Control', 'no-store')
+    koa.body = result.body
+  }
+  const token = async (koa: Context) => {
+    const body = await readJsonObject(koa, bodyLimit)
+    koa.set('Cache-Control', 'no-store')
+    koa.body = await ops.token(body.value)
+  }
+  const patchMe = async (koa: Context) => {
+    const agentId = await agentOf(koa)
+    const isAdmin = adminOf(koa)
+    const body = await readJsonObject(koa, bodyLimit)
+    koa.body = await ops.patchMe(agentId, body.value, isAdmin)
+  }
+  const state = async (koa: Context) => {
+    const agentId = await agentOf(koa)
+    const body = await readJsonObject(koa, bodyLimit)
+    koa.body = await ops.mergeState(agentId, body.value)
+  }
+  const record = async (koa: Context) => {
+    openCors(koa)
+    koa.body = await ops.record(koa.params.id)
+  }
+  const identity = async (koa: Context) => {
+    openCors(koa)
+    koa.body = await ops.identity(koa.params.id)
+  }
+
+  router.post('/v1/agents/register', register)
+  router.post('/agents/register', register)
+  router.post('/v1/agents/token', token)
+  router.post('/agents/token', token)
+  router.patch('/v1/agents/me', patchMe)
+  router.patch('/agents/me', patchMe)
+  router.post('/v1/agents/me/state', state)
+  router.post('/agents/me/state', state)
+
+  router.get('/v1/agents', async (koa) => {
+    openCors(koa)
+    const page = await ops.list(parseListQuery(koa, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT), 'record')
+    koa.body = {agents: page.agents, next_cursor: page.nextAfter ? encodeCursor(page.nextAfter) : null}
+  })
+  router.get('/platform/network', async (koa) => {
+    openCors(koa)
+    const page = await ops.list(parseListQuery(koa, NETWORK_DEFAULT_LIMIT, NETWORK_MAX_LIMIT), 'network')
+    const online = page.agents.filter((agent) => agent.online).length
+    koa.body = {agents: page.agents, count: page.agents.length, online, next_cursor: page.nextAfter ? encodeCursor(page.nextAfter) : null}
+  })
+  router.get('/v1/agents/:id', record)
+  router.get('/agents/:id', record)
+  router.get('/v1/agents/:id/identity', identity)
+  router.get('/agents/:id/identity', identity)
+
+  // spec Site: content negotiation picks HTML for browsers, the DiscoveryCard for JSON clients.
+  router.get('/agent/:id', async (koa) => {
+    koa.vary('Accept')
+    openCors(koa)
+    const {card, record: view} = await ops.card(koa.params.id)
+    if (koa.accepts('html', 'json') === 'json') {
+      koa.body = card
+      return
+    }
+    koa.set(SITE_PAGE_HEADERS)
+    koa.type = 'text/html; charset=utf-8'
+    koa.body = renderAgentPage(view, card)
+  })
+  router.get('/agent/:id/.well-known/agent.json', async (koa) => {
+    openCors(koa)
+    koa.body = await ops.wellKnown(koa.params.id)
+    koa.set('Cache-Control', 'public, max-age=60')
+  })
+
+  router.get('/health', (koa) => {
+    koa.body = {ok: true, service: 'registry'}
+  })
+  return router
+}

@@ -1,0 +1,115 @@
+/**
+ * The wire views of an agent: directory record, identity attestation,
+ * network item and site DiscoveryCard. Liveness is derived from last_seen at
+ * read time (DECISIONS Liveness), never stored.
+ */
+import {didKeyFromPublicKey} from '../identity/did-key.js'
+import {ONLINE_WINDOW_MS} from './constants.js'
+import type {AgentRecord, JsonObject, OwnerClass} from './types.js'
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
+
+/** spec: online once a heartbeat arrived; offline after 5 minutes without one. */
+export const isOnline = (agent: AgentRecord, nowMs: number) => agent.lastSeenMs !== null && nowMs - agent.lastSeenMs < ONLINE_WINDOW_MS
+
+/** The oldest watermark that still counts as online at `nowMs`. */
+export const onlineSince = (nowMs: number) => nowMs - ONLINE_WINDOW_MS + 1
+
+export const handleOf = (publicUrl: string, agentId: string) => `${publicUrl}/agent/${encodeURIComponent(agentId)}`
+
+export const didOf = (agent: AgentRecord) => (agent.pubkey ? didKeyFromPublicKey(agent.pubkey) : null)
+
+/** spec Discovery qualities + DECISIONS: the directory record of `GET /v1/agents/<id>`. */
+export interface DirectoryRecord {
+  agent_id: string
+  display_name: string
+  owner_class: OwnerClass
+  brand: string | null
+  description: string | null
+  capabilities: string[]
+  online: boolean
+  live: 0 | 1
+  last_seen: string | null
+  registered: string
+  endpoint: string | null
+  handle: string
+  pubkey: string | null
+  did: string | null
+  verified: boolean
+  operational: boolean | null
+  card_match: string | null
+  probed_at: string | null
+  agent_card: JsonObject | null
+}
+
+export function directoryRecord(agent: AgentRecord, nowMs: number, publicUrl: string): DirectoryRecord {
+  const online = isOnline(agent, nowMs)
+  return {
+    agent_id: agent.agentId,
+    // spec: without a hoisted name the agent appears under its raw agent_id.
+    display_name: agent.displayName ?? agent.agentId,
+    owner_class: agent.ownerClass,
+    brand: agent.brand,
+    description: agent.description,
+    capabilities: agent.capabilities,
+    online,
+    live: online ? 1 : 0,
+    last_seen: iso(agent.lastSeenMs),
+    registered: new Date(agent.createdAtMs).toISOString(),
+    endpoint: agent.endpoint,
+    handle: handleOf(publicUrl, agent.agentId),
+    pubkey: agent.pubkey,
+    did: didOf(agent),
+    // A key is only ever bound with a valid Mesh-Sig proof from it.
+    verified: agent.pubkey !== null,
+    operational: agent.probe?.operational ?? null,
+    card_match: agent.probe?.card_match ?? null,
+    probed_at: agent.probe?.probed_at ?? null,
+    agent_card: agent.agentCard,
+  }
+}
+
+/** spec Identity attestation. */
+export function identityAttestation(agent: AgentRecord, nowMs: number, publicUrl: string) {
+  return {
+    agent_id: agent.agentId,
+    handle: handleOf(publicUrl, agent.agentId),
+    pubkey: agent.pubkey,
+    did: didOf(agent),
+    verified: agent.pubkey !== null,
+    endpoint: agent.endpoint,
+    registered: new Date(agent.createdAtMs).toISOString(),
+    online: isOnline(agent, nowMs),
+  }
+}
+
+/** One entry of `/platform/network`: the hoisted fields; offline agents stay listed, marked offline. */
+export function networkItem(agent: AgentRecord, nowMs: number) {
+  const online = isOnline(agent, nowMs)
+  const card = agent.agentCard ?? {}
+  return {
+    agent_id: agent.agentId,
+    display_name: agent.displayName ?? agent.agentId,
+    owner_class: agent.ownerClass,
+    brand: agent.brand,
+    category: typeof card.category === 'string' ? card.category : null,
+    description: agent.description,
+    capabilities: agent.capabilities,
+    online,
+    live: online ? 1 : 0,
+    last_seen: iso(agent.lastSeenMs),
+    endpoint: agent.endpoint,
+    did: didOf(agent),
+    verified: agent.pubkey !== null,
+    operational: agent.probe?.operational ?? null,
+  }
+}
+
+/** The DiscoveryCard the site serves: the pushed card, or a minimal one before the first push. */
+export function siteCard(agent: AgentRecord): JsonObject {
+  if (agent.agentCard) return agent.agentCard
+  const card: JsonObject = {name: agent.displayName ?? agent.agentId, tags: agent.capabilities, owner_class: agent.ownerClass}
+  if (agent.endpoint) card.endpoint = agent.endpoint
+  if (agent.description) card.description = agent.description
+  return card
+}

@@ -1,0 +1,84 @@
+/**
+ * createRegistry: the registry as one MeshService — its own routes, the
+ * parts built by the search/probe and messaging areas, the offline sweep.
+ * The store and bus belong to the caller (compose.ts closes them).
+ */
+import type {IncomingMessage} from 'node:http'
+import type {Duplex} from 'node:stream'
+import compose from 'koa-compose'
+import type {Middleware} from 'koa'
+import type {MeshService} from '../http/service.js'
+import {createRegistryContext, type CoreRegistryContext, type RegistryContextOptions} from './context.js'
+import {registryGuards} from './http/guards.js'
+import {createRegistryRouter} from './http/routes.js'
+import {createRegistryOperations} from './service.js'
+import {createOfflineSweep} from './sweep.js'
+import type {RegistryPart} from './types.js'
+
+interface RegistryExtras {
+  /** Parts built from the same context (search/probe, messaging). */
+  parts?: RegistryPart[]
+  /** Offline sweep period (ms); default 5 s. */
+  sweepIntervalMs?: number
+}
+
+/**
+ * Either the context options (the registry builds its context) or `context`:
+ * the one the parts were built from (createRegistryContext).
+ */
+export type RegistryOptions = RegistryExtras & (RegistryContextOptions | {context: CoreRegistryContext})
+
+export interface RegistryService extends MeshService {
+  readonly context: CoreRegistryContext
+  /** Runs one offline sweep pass now (tests, operators). */
+  sweep(): Promise<string[]>
+}
+
+export function createRegistry(options: RegistryOptions): RegistryService {
+  const context = 'context' in options ? options.context : createRegistryContext(options)
+  const parts = options.parts ?? []
+  const names = new Set<string>()
+  for (const part of parts) {
+    if (names.has(part.name)) throw new TypeError(`Two registry parts are named "${part.name}"`)
+    names.add(part.name)
+  }
+  const router = createRegistryRouter(context, createRegistryOperations(context))
+  // Parts run before the core routes: their fixed paths (/agents/messages, /v1/agents/ws)
+  // would otherwise be read as agent ids by /agents/:id.
+  const chain: Middleware[] = [
+    registryGuards(context),
+    ...parts.flatMap((part) => (part.middleware ? [part.middleware] : [])),
+    router.routes() as unknown as Middleware,
+    router.allowedMethods() as unknown as Middleware,
+  ]
+  const middleware = compose(chain) as Middleware
+  const sweep = createOfflineSweep({store: context.store, events: context.events, clock: context.clock, logger: context.logger, intervalMs: options.sweepIntervalMs})
+  let closed = false
+
+  return {
+    name: 'registry',
+    context,
+    middleware,
+    upgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
+      for (const part of parts) if (part.upgrade?.(request, socket, head)) return true
+      return false
+    },
+    async start() {
+      for (const part of parts) await part.start?.()
+      sweep.start()
+    },
+    async close() {
+      if (closed) return
+      closed = true
+      sweep.stop()
+      for (const part of [...parts].reverse()) {
+        try {
+          await part.close()
+        } catch (error) {
+          context.logger.warn('registry part did not close cleanly', {part: part.name, error: String(error)})
+        }
+      }
+    },
+    sweep: () => sweep.tick(),
+  }
+}

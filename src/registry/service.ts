@@ -1,0 +1,262 @@
+/**
+ * The registry's operations, free of HTTP: register, token, card pushes,
+ * state merges and reads. The Koa adapter (http/routes.ts) parses requests
+ * into these calls and writes their results.
+ * spec: registry-and-agent-contract.md Endpoints/Registry side; DECISIONS.
+ */
+import {createHash, randomBytes, timingSafeEqual} from 'node:crypto'
+import {normalizePublicKey} from '../identity/keys.js'
+import {conflict, invalid, MeshError, notFound, unauthorized} from '../lib/errors.js'
+import {assertValid} from '../lib/schemas.js'
+import {mergeState, nestsDeeperThan, prepareCard, assertCardLimits} from './card.js'
+import {AGENT_ID_PATTERN, API_KEY_BYTES, MAX_CARD_DEPTH, RESERVED_AGENT_IDS} from './constants.js'
+import type {CoreRegistryContext} from './context.js'
+import {directoryRecord, didOf, handleOf, identityAttestation, isOnline, networkItem, onlineSince, siteCard} from './records.js'
+import type {AgentPatch, AgentRecord, JsonObject, SignerIdentity} from './types.js'
+
+export const hashApiKey = (apiKey: string) => createHash('sha256').update(apiKey, 'utf8').digest('hex')
+
+interface RegisterBody {
+  agent_id: string
+  capabilities?: string[]
+  pubkey?: string
+  endpoint?: string
+  description?: string
+}
+
+interface PatchMeBody {
+  description?: string
+  capabilities?: string[]
+  agent_card?: JsonObject
+  webhook?: {url: string | null} | null
+}
+
+/** Refuses an id that could never name an agent (400), before any lookup. */
+export function assertAgentId(agentId: string): void {
+  if (!AGENT_ID_PATTERN.test(agentId)) {
+    throw invalid('invalid_agent_id', 'agent_id is 3 to 64 characters of [A-Za-z0-9_-]', {field: 'agent_id'})
+  }
+}
+
+/** Bodies nest one level above the card; deeper input is refused before schema work. */
+function assertBodyDepth(body: unknown, field: string) {
+  if (nestsDeeperThan(body, MAX_CARD_DEPTH + 1)) {
+    throw invalid('card_too_deep', `${field} nests deeper than ${MAX_CARD_DEPTH} levels`, {field})
+  }
+}
+
+export function createRegistryOperations(ctx: CoreRegistryContext) {
+  const {store, events, clock, publicUrl} = ctx
+
+  async function mustGet(agentId: string): Promise<AgentRecord> {
+    const agent = await store.getAgent(agentId)
+    if (!agent) throw notFound('agent_not_found', `No agent "${agentId}" is registered`)
+    return agent
+  }
+
+  return {
+    /**
+     * spec: register → {agent_id, api_key, token, hub_url, message}. A pubkey
+     * is bound only with a Mesh-Sig from that key. A taken id is 409
+     * `agent_exists`, unless the request is signed by the bound key: then the
+     * api_key is rotated (DECISIONS: lost api_key).
+     */
+    async register(body: unknown, signer: SignerIdentity | null) {
+      const input = assertValid<RegisterBody>('registry-register', body)
+      if (RESERVED_AGENT_IDS.has(input.agent_id.toLowerCase())) {
+        throw invalid('reserved_agent_id', `agent_id "${input.agent_id}" is reserved by a registry route`, {field: 'agent_id'})
+      }
+      let pubkey: string | null = null
+      if (input.pubkey !== undefined) {
+        pubkey = normalizePublicKey(input.pubkey)
+        if (!pubkey) throw invalid('invalid_pubkey', 'pubkey must be base64 of a raw 32-byte Ed25519 public key', {field: 'pubkey'})
+        if (!signer) throw unauthorized('signature_required', 'Binding a pubkey needs a Mesh-Sig header signed by that key')
+        if (signer.pubkey !== pubkey) throw unauthorized('pubkey_mismatch', 'The Mesh-Sig was not made by the pubkey being bound')
+      }
+      const apiKey = randomBytes(API_KEY_BYTES).toString('hex')
+      const apiKeyHash = hashApiKey(apiKey)
+      const now = clock()
+      const created = await store.createAgent({
+        agentId: input.agent_id,
+        apiKeyHash,
+        pubkey,
+        endpoint: input.endpoint ?? null,
+        capabilities: input.capabilities ?? [],
+        createdAtMs: now,
+      })
+      let rotated = false
+      if (created) {
+        if (input.description) await store.updateAgent(input.agent_id, {description: input.description})
+        events.publish('agent.registered', input.agent_id)
+      } else {
+        const existing = await mustGet(input.agent_id)
+        if (!signer || !existing.pubkey || existing.pubkey !== signer.pubkey) {
+          throw conflict('agent_exists', `agent_id "${input.agent_id}" is already registered`, {field: 'agent_id'})
+        }
+        const patch: AgentPatch = {apiKeyHash}
+        if (input.endpoint !== undefined) patch.endpoint = input.endpoint
+        if (input.capabilities !== undefined) patch.capabilities = input.capabilities
+        if (input.description !== undefined) patch.description = input.description
+        await store.updateAgent(input.agent_id, patch)
+        events.publish('agent.card', input.agent_id)
+        rotated = true
+      }
+      const stored = await mustGet(input.agent_id)
+      const minted = await ctx.tokens.mint(input.agent_id, apiKeyHash)
+      return {
+        status: rotated ? 200 : 201,
+        body: {
+          agent_id: input.agent_id,
+          api_key: apiKey,
+          token: minted.token,
+          expires_at: new Date(minted.expiresAtMs).toISOString(),
+          hub_url: publicUrl,
+          handle: handleOf(publicUrl, input.agent_id),
+          pubkey: stored.pubkey,
+          did: didOf(stored),
+          verified: stored.pubkey !== null,
+          rotated,
+          message: rotated
+            ? 'api_key rotated; the old key and its tokens no longer work. Keep the new api_key: it is shown only once.'
+            : 'Registered. Keep the api_key: it is shown only once. Call /v1/agents/token at least every 5 minutes to stay online.',
+        },
+      }
+    },
+
+    /** spec: {agent_id, api_key} → 24 h JWT; marks the agent online (the heartbeat). */
+    async token(body: unknown) {
+      const input = assertValid<{agent_id: string; api_key: string}>('registry-token', body)
+      const agent = await store.getAgent(input.agent_id)
+      const given = Buffer.from(hashApiKey(input.api_key), 'hex')
+      // Compare even for an unknown agent, so timing does not tell which ids exist.
+      const expected = Buffer.from(agent?.apiKeyHash ?? '0'.repeat(64), 'hex')
+      if (!agent || expected.length !== given.length || !timingSafeEqual(expected, given)) {
+        throw unauthorized('invalid_credentials', 'agent_id or api_key is wrong')
+      }
+      const now = clock()
+      const previous = await store.touchAgent(agent.agentId, now)
+      if (previous === null || (previous !== undefined && !isOnline({...agent, lastSeenMs: previous}, now))) {
+        events.publish('agent.online', agent.agentId)
+      }
+      const minted = await ctx.tokens.mint(agent.agentId, agent.apiKeyHash)
+      return {
+        token: minted.token,
+        agent_id: agent.agentId,
+        token_type: 'Bearer',
+        expires_in: Math.round((minted.expiresAtMs - now) / 1000),
+        expires_at: new Date(minted.expiresAtMs).toISOString(),
+        online: true,
+        hub_url: publicUrl,
+      }
+    },
+
+    /** spec: PATCH me — the card push of every heartbeat (plus webhook set/clear). */
+    async patchMe(agentId: string, body: unknown, isAdmin: boolean) {
+      assertBodyDepth(body, 'agent_card')
+      const input = assertValid<PatchMeBody>('registry-patch-me', body)
+      const agent = await mustGet(agentId)
+      const patch: AgentPatch = {}
+      const warnings: string[] = []
+      if (input.agent_card) {
+        assertCardLimits(input.agent_card)
+        const prepared = prepareCard({
+          card: input.agent_card,
+          bodyCapabilities: input.capabilities,
+          storedCapabilities: agent.capabilities,
+          storedOwnerClass: agent.ownerClass,
+          storedEndpoint: agent.endpoint,
+          isAdmin,
+        })
+        // Tags and owner_class were rewritten; the stored card must still be within limits.
+        assertCardLimits(prepared.card)
+        warnings.push(...prepared.warnings)
+        Object.assign(patch, {
+          agentCard: prepared.card,
+          capabilities: prepared.capabilities,
+          displayName: prepared.displayName,
+          ownerClass: prepared.ownerClass,
+          brand: prepared.brand,
+          endpoint: prepared.endpoint,
+        })
+      } else if (input.capabilities) {
+        patch.capabilities = input.capabilities
+        if (agent.agentCard) patch.agentCard = {...agent.agentCard, tags: input.capabilities}
+      }
+      const description = input.description ?? (input.agent_card?.description as string | undefined)
+      if (description !== undefined) patch.description = description
+      let webhookSecret: string | undefined
+      if (input.webhook !== undefined) {
+        if (!ctx.webhooks) throw new MeshError('unavailable', 'webhooks_unavailable', 'This registry does not deliver webhooks')
+        const result = await ctx.webhooks.set(agentId, input.webhook?.url ?? null)
+        webhookSecret = result.webhook_secret
+      }
+      if (Object.keys(patch).length > 0) {
+        await store.updateAgent(agentId, patch)
+        events.publish('agent.card', agentId)
+      }
+      const updated = await mustGet(agentId)
+      return {
+        ok: true as const,
+        agent_id: agentId,
+        display_name: updated.displayName ?? agentId,
+        owner_class: updated.ownerClass,
+        brand: updated.brand,
+        capabilities: updated.capabilities,
+        ...(warnings.length ? {warnings} : {}),
+        ...(webhookSecret ? {webhook_secret: webhookSecret} : {}),
+        ...(input.webhook !== undefined ? {webhook: input.webhook?.url ?? null} : {}),
+      }
+    },
+
+    /** spec: POST me/state — shallow merge of the allowed keys; limits after the merge. */
+    async mergeState(agentId: string, body: unknown) {
+      assertBodyDepth(body, 'state')
+      const agent = await mustGet(agentId)
+      const {card, ignoredKeys} = mergeState(agent.agentCard, body as JsonObject)
+      assertCardLimits(card)
+      assertValid('discovery-card', card, 'invalid_card')
+      const patch: AgentPatch = {agentCard: card}
+      if (Object.prototype.hasOwnProperty.call(body, 'tags')) {
+        patch.capabilities = (card.tags as string[] | undefined) ?? []
+        card.tags = patch.capabilities
+      }
+      await store.updateAgent(agentId, patch)
+      events.publish('agent.card', agentId)
+      return {ok: true as const, agent_id: agentId, agent_card: card, ignored_keys: ignoredKeys}
+    },
+
+    async record(agentId: string) {
+      assertAgentId(agentId)
+      return directoryRecord(await mustGet(agentId), clock(), publicUrl)
+    },
+
+    async identity(agentId: string) {
+      assertAgentId(agentId)
+      return identityAttestation(await mustGet(agentId), clock(), publicUrl)
+    },
+
+    async card(agentId: string) {
+      assertAgentId(agentId)
+      const agent = await mustGet(agentId)
+      return {agent, card: siteCard(agent), record: directoryRecord(agent, clock(), publicUrl)}
+    },
+
+    /** DECISIONS: the prober's cached PublicCard; never fetched → 404 `not_live`. */
+    async wellKnown(agentId: string) {
+      assertAgentId(agentId)
+      const agent = await mustGet(agentId)
+      if (!agent.probe?.card) throw notFound('not_live', `No live PublicCard is known for "${agentId}" (never fetched by the prober)`)
+      return agent.probe.card
+    },
+
+    /** Keyset listing; `view` picks the full directory record or the network item. */
+    async list(query: {online?: boolean; after?: string; limit: number}, view: 'record' | 'network') {
+      const now = clock()
+      const page = await store.listAgents({online: query.online, onlineSinceMs: onlineSince(now), after: query.after, limit: query.limit})
+      const agents = page.agents.map((agent) => (view === 'record' ? directoryRecord(agent, now, publicUrl) : networkItem(agent, now)))
+      return {agents, nextAfter: page.nextAfter}
+    },
+  }
+}
+
+export type RegistryOperations = ReturnType<typeof createRegistryOperations>
