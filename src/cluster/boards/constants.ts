@@ -51,8 +51,7 @@ export const MAX_PAGE_LIMIT = 100
 /** Hashtag resolution looks at no more than this many candidate tags per message. */
 export const MAX_TAG_CANDIDATES = 16
 
-/** Credential locations. spec Authentication: `x-cluster-token`, `Authorization: Bearer`, or query `token`. */
-export const CLUSTER_TOKEN_HEADER = 'x-cluster-token'
+/** Where a post's delete token may come (the cluster tokens use the relay's CLUSTER_TOKEN_HEADER). */
 export const DELETE_TOKEN_HEADER = 'x-delete-token'
 export const DELETE_TOKEN_QUERY = 'delete_token'
 
