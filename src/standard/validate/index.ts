@@ -2,3 +2,5 @@
 export {validateProject, validateLoaded, type ValidateOptions} from './validate.js'
 export {RULES, ruleInfo, type RuleInfo} from './rules.js'
 export type {Finding, Severity, SkippedEntry, ValidationReport, ValidationSummary} from './types.js'
+export {checkCommitMessage, readCommits, validateCommits, type CommitInfo} from './commits.js'
+export {formatGithub, formatHuman, formatSarif, type HumanOptions, type SarifOptions} from './format/index.js'

@@ -1,0 +1,57 @@
+import {RULES} from '../rules.js'
+import type {ValidationReport} from '../types.js'
+
+const LEVEL = {error: 'error', warning: 'warning', info: 'note'} as const
+
+export interface SarifOptions {
+  /** mesh's version, shown as the tool version. */
+  toolVersion?: string
+  /** Prefix that makes repo-root-relative paths relative to the checkout (%SRCROOT%). */
+  pathPrefix?: string
+}
+
+/** A SARIF 2.1.0 log with one run: the rule catalogue as driver rules, one result per finding. */
+export function formatSarif(report: ValidationReport, options: SarifOptions = {}): Record<string, unknown> {
+  const ruleIndex = new Map(RULES.map((rule, index) => [rule.id, index]))
+  return {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'mesh-validate',
+            informationUri: 'https://mesh.dev/docs/standard',
+            ...(options.toolVersion ? {version: options.toolVersion} : {}),
+            rules: RULES.map((rule) => ({
+              id: rule.id,
+              name: rule.id.replace(/(^|-)([a-z0-9])/g, (_, __, letter: string) => letter.toUpperCase()),
+              shortDescription: {text: rule.summary},
+              fullDescription: {text: `${rule.summary} (${rule.source})`},
+              help: {text: rule.fix},
+              defaultConfiguration: {level: LEVEL[rule.severity]},
+            })),
+          },
+        },
+        results: report.findings.map((finding) => ({
+          ruleId: finding.rule,
+          ...(ruleIndex.has(finding.rule) ? {ruleIndex: ruleIndex.get(finding.rule)} : {}),
+          level: LEVEL[finding.severity],
+          message: {text: finding.file.startsWith('commit:') ? `${finding.file}: ${finding.message}` : finding.message},
+          ...(finding.file.startsWith('commit:')
+            ? {}
+            : {
+                locations: [
+                  {
+                    physicalLocation: {
+                      artifactLocation: {uri: encodeURI((options.pathPrefix ?? '') + finding.file), uriBaseId: '%SRCROOT%'},
+                      region: {startLine: finding.line, startColumn: finding.column},
+                    },
+                  },
+                ],
+              }),
+        })),
+      },
+    ],
+  }
+}
