@@ -1,0 +1,52 @@
+import {Box, Text} from 'ink'
+import {clockTime, deliveryMark, lineHeader} from './format.js'
+import type {RoomLine} from './room-state.js'
+
+export interface MessagePaneProps {
+  lines: RoomLine[]
+  you?: string
+  /** Rows available; the newest lines that fit are shown. */
+  height: number
+  /** Lines scrolled back from the newest (PgUp/PgDn). */
+  scrollBack: number
+}
+
+/** The lines that fit in the pane, `scrollBack` lines up from the newest. */
+export function visibleLines(lines: RoomLine[], height: number, scrollBack: number): RoomLine[] {
+  const end = Math.max(0, lines.length - scrollBack)
+  return lines.slice(Math.max(0, end - height), end)
+}
+
+const colorOf = (line: RoomLine) => (line.kind === 'error' ? 'red' : line.kind === 'notice' ? 'gray' : line.kind === 'mine' ? 'cyan' : undefined)
+
+/** Messages, newest at the bottom: time, sender (→ recipient for direct messages), text, hashtag tags. */
+export function MessagePane({lines, you, height, scrollBack}: MessagePaneProps) {
+  const shown = visibleLines(lines, height, scrollBack)
+  return (
+    <Box flexDirection="column" flexGrow={1} height={height} overflow="hidden" justifyContent="flex-end" paddingRight={1}>
+      {shown.length === 0 ? <Text color="gray">No messages yet. The wall keeps no history: you see what is said from now on.</Text> : null}
+      {shown.map((line) => {
+        const direct = line.to !== null && line.to !== undefined
+        const mark = deliveryMark(line)
+        return (
+          <Box key={line.id}>
+            <Text wrap="wrap">
+              <Text color="gray">{clockTime(line.ts)} </Text>
+              <Text bold color={direct ? 'magenta' : colorOf(line)}>
+                {lineHeader(line, you)}
+              </Text>
+              {direct ? <Text color="magenta"> [direct]</Text> : null}
+              <Text color={colorOf(line)}> {line.text}</Text>
+              {line.tags.map((tag) => (
+                <Text key={tag} color="yellow">
+                  {' '}#{tag}
+                </Text>
+              ))}
+              {mark ? <Text color={mark.startsWith('✗') ? 'red' : 'gray'}> {mark}</Text> : null}
+            </Text>
+          </Box>
+        )
+      })}
+    </Box>
+  )
+}

@@ -1,0 +1,127 @@
+import type {EventEmitter} from 'node:events'
+import {Box, useInput, useStdout} from 'ink'
+import {useCallback, useEffect, useReducer, useRef, useState} from 'react'
+import type {ClusterConnectionEvents, ConnectionStatus} from '../../client/cluster-connection.js'
+import type {ClientFrame, ServerFrame, UnknownFrame} from '../../client/cluster-frames.js'
+import {parseRoomLine} from '../../client/cluster-input.js'
+import type {RosterEntry} from '../../client/cluster-roster.js'
+import {isMeshError, type MeshError} from '../../lib/errors.js'
+import {InputLine} from './input-line.js'
+import {applyKey, emptyEditor, type EditorKey} from './line-editor.js'
+import {MessagePane} from './message-pane.js'
+import {initialRoomState, roomReducer} from './room-state.js'
+import {RosterPane} from './roster-pane.js'
+import {StatusLine} from './status-line.js'
+
+/** What the room view needs of a connection (ClusterConnection is one; tests pass a fake). */
+export interface RoomSource extends EventEmitter<ClusterConnectionEvents> {
+  send(frame: ClientFrame): void
+}
+
+/** Why the room view ended. */
+export type RoomEnd = {reason: 'quit'} | {reason: 'gone'} | {reason: 'fatal'; error: MeshError}
+
+export interface RoomAppProps {
+  source: RoomSource
+  clusterId: string
+  agent: string
+  onExit(end: RoomEnd): void
+  /** Clock for timestamps and the reconnect countdown; injected by tests. */
+  now?: () => number
+}
+
+const HELP = 'Enter sends to everyone · /msg <handle> <text> sends directly · //text sends a line starting with "/" · PgUp/PgDn scroll · ↑/↓ history · /quit or Ctrl-C leaves'
+const ROSTER_WIDTH = 24
+
+/**
+ * `mesh cluster join` on a terminal: messages on the left, the roster on
+ * the right, an input line and a status line below. Frames, status and
+ * roster come from the source's events; typed lines go out through send().
+ */
+export function RoomApp({source, clusterId, agent, onExit, now = Date.now}: RoomAppProps) {
+  const [state, dispatch] = useReducer(roomReducer, undefined, () => initialRoomState(clusterId, agent))
+  const [editor, setEditor] = useState(emptyEditor)
+  // Keys can arrive faster than React re-renders: edit the latest state, not the rendered one.
+  const editorRef = useRef(editor)
+  const [scrollBack, setScrollBack] = useState(0)
+  const [nowMs, setNowMs] = useState(now)
+  const ended = useRef(false)
+  const {stdout} = useStdout()
+  const rows = Math.max(8, (stdout.rows || 24) - 1)
+  const columns = stdout.columns || 80
+  const paneHeight = rows - 2
+  const iso = useCallback(() => new Date(now()).toISOString(), [now])
+
+  const end = useCallback(
+    (result: RoomEnd) => {
+      if (ended.current) return
+      ended.current = true
+      onExit(result)
+    },
+    [onExit],
+  )
+
+  useEffect(() => {
+    const onFrame = (frame: ServerFrame | UnknownFrame) => dispatch({type: 'frame', frame, now: iso()})
+    const onStatus = (status: ConnectionStatus) => dispatch({type: 'status', status})
+    const onRoster = (roster: RosterEntry[]) => dispatch({type: 'roster', roster})
+    const onProtocol = ({error}: {error: string}) => dispatch({type: 'notice', text: `skipped a bad frame from the relay: ${error}`, now: iso(), error: true})
+    const onGone = () => end({reason: 'gone'})
+    const onFatal = (error: MeshError) => {
+      dispatch({type: 'notice', text: error.message, now: iso(), error: true})
+      end({reason: 'fatal', error})
+    }
+    source.on('frame', onFrame).on('status', onStatus).on('roster', onRoster).on('protocol-error', onProtocol).on('gone', onGone).on('fatal', onFatal)
+    return () => {
+      source.off('frame', onFrame).off('status', onStatus).off('roster', onRoster).off('protocol-error', onProtocol).off('gone', onGone).off('fatal', onFatal)
+    }
+  }, [source, iso, end])
+
+  // The "reconnecting in Ns" countdown needs a tick only while reconnecting.
+  useEffect(() => {
+    if (state.status.state !== 'reconnecting') return
+    setNowMs(now())
+    const timer = setInterval(() => setNowMs(now()), 1000)
+    return () => clearInterval(timer)
+  }, [state.status, now])
+
+  const submit = (line: string) => {
+    const action = parseRoomLine(line)
+    if (action.kind === 'quit') return end({reason: 'quit'})
+    if (action.kind === 'help') return dispatch({type: 'notice', text: HELP, now: iso()})
+    if (action.kind === 'invalid') return dispatch({type: 'notice', text: action.message, now: iso(), error: true})
+    if (action.kind !== 'send') return
+    try {
+      source.send(action.frame)
+      dispatch({type: 'sent', frame: action.frame, now: iso()})
+      setScrollBack(0)
+    } catch (error) {
+      dispatch({type: 'notice', text: `not sent: ${isMeshError(error) ? error.message : String(error)}`, now: iso(), error: true})
+    }
+  }
+
+  useInput((input: string, key: EditorKey) => {
+    if (key.ctrl && input === 'c') return end({reason: 'quit'})
+    if (key.pageUp || key.pageDown) {
+      const page = Math.max(1, paneHeight - 1)
+      const limit = Math.max(0, state.lines.length - paneHeight)
+      return setScrollBack((back) => Math.max(0, Math.min(limit, back + (key.pageUp ? page : -page))))
+    }
+    const result = applyKey(editorRef.current, input, key)
+    editorRef.current = result.state
+    setEditor(result.state)
+    if (result.submitted !== undefined) submit(result.submitted)
+  })
+
+  const online = state.roster.filter((entry) => entry.status === 'online').length
+  return (
+    <Box flexDirection="column" height={rows} width={columns}>
+      <Box flexDirection="row" height={paneHeight}>
+        <MessagePane lines={state.lines} you={state.you} height={paneHeight} scrollBack={scrollBack} />
+        <RosterPane roster={state.roster} width={ROSTER_WIDTH} height={paneHeight} />
+      </Box>
+      <InputLine editor={editor} active={!ended.current} />
+      <StatusLine status={state.status} online={online} nowMs={nowMs} clusterId={clusterId} scrollBack={scrollBack} />
+    </Box>
+  )
+}
