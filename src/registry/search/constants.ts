@@ -35,9 +35,6 @@ export const BOOST = {
   cardMatch: 0.05,
 } as const
 
-/** Bus subject on which the prober announces a saved probe result (all nodes refresh that agent). */
-export const PROBE_EVENTS_SUBJECT = 'registry.probes'
-
 /** How often each node re-reads every agent from the store, healing any lost bus event. */
 export const DEFAULT_RESYNC_MS = 10 * 60_000
 

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {createLocalBus} from '../../../src/bus/bus.js'
 import {silentLogger} from '../../../src/lib/log.js'
-import {PROBE_EVENTS_SUBJECT} from '../../../src/registry/search/constants.js'
+import {PROBE_EVENTS_SUBJECT} from '../../../src/registry/probe/constants.js'
 import {parseSearchRequest} from '../../../src/registry/search/request.js'
 import {createSearchService} from '../../../src/registry/search/search-service.js'
 import {createMemoryRegistryStore} from '../../../src/registry/store/store.js'
