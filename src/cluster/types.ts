@@ -118,8 +118,6 @@ export interface RelayOptions {
   publicUrl: string
   limits?: Partial<RelayLimits>
   boards?: BoardsPart
-  /** Trust X-Forwarded-For for the client IP of the creation quota (behind a proxy). */
-  proxy?: boolean
 }
 
 /** The relay as a MeshService, plus the send used by the registry's legacy channel route. */

@@ -1,0 +1,285 @@
+/**
+ * The live side of the relay on one node: rooms, joins and leaves, sends,
+ * deletion and shutdown, and the node's share of presence across nodes.
+ *
+ * Several nodes: each cluster has one bus subject; a node subscribes only
+ * while it has a local member of that cluster. Presence rows live in the
+ * store keyed by node (so `ready.online`, catalog counts and member limits see
+ * every node) and join/leave events travel on the subject (so live rosters
+ * follow without polling). A node heartbeats in the store; rows and roster
+ * entries of a node silent for NODE_STALE_MS are dropped (crashed node).
+ */
+import type {WebSocket} from 'ws'
+import type {Bus} from '../bus/bus.js'
+import type {Logger} from '../lib/log.js'
+import {clusterSubject, NODE_HEARTBEAT_MS, NODE_STALE_MS} from './constants.js'
+import {encodeEnvelope} from './envelope.js'
+import {Room} from './room.js'
+import type {PresenceEntry, ClusterStore} from './store/store.js'
+import type {BoardsPart, RelayLimits, ResolvedTags} from './types.js'
+import {errorFrame, messageFrame, payloadText, parseClientFrame, type ClosedReason} from './ws/frames.js'
+import {Member, type MemberIdentity} from './ws/member.js'
+
+export interface HubOptions {
+  store: ClusterStore
+  bus: Bus
+  clock: () => number
+  logger: Logger
+  limits: RelayLimits
+  boards?: BoardsPart
+}
+
+export class Hub {
+  readonly rooms = new Map<string, Room>()
+  private readonly members = new Set<Member>()
+  private nodeAlive: Promise<void> | null = null
+  private timers: NodeJS.Timeout[] = []
+  private stopped = false
+
+  constructor(private readonly o: HubOptions) {}
+
+  get nodeId() {
+    return this.o.bus.nodeId
+  }
+
+  /** Presence rows older than this belong to a gone node. */
+  aliveSince() {
+    return this.o.clock() - NODE_STALE_MS
+  }
+
+  /** Starts keepalive pings and the node heartbeat. */
+  start() {
+    if (this.timers.length) return
+    this.timers.push(setInterval(() => this.keepalive(), this.o.limits.pingIntervalMs).unref())
+    this.timers.push(setInterval(() => void this.heartbeat().catch((error) => this.o.logger.warn('presence heartbeat failed', {error: String(error)})), NODE_HEARTBEAT_MS).unref())
+    void this.ensureNode().catch(() => {})
+  }
+
+  /** The node's first heartbeat, before any of its presence rows can count. */
+  ensureNode(): Promise<void> {
+    this.nodeAlive ??= this.o.store.heartbeatNode(this.nodeId, this.o.clock()).catch((error) => {
+      this.nodeAlive = null
+      throw error
+    })
+    return this.nodeAlive
+  }
+
+  /** Takes an upgraded socket into its cluster; it gets `ready` once joined. */
+  async accept(ws: WebSocket, clusterId: string, identity: MemberIdentity): Promise<void> {
+    // A socket error is followed by 'close'; without a listener it would crash the process.
+    ws.on('error', () => {})
+    let joined!: (ok: boolean) => void
+    const member = new Member(ws, clusterId, identity, {
+      highWaterBytes: this.o.limits.highWaterBytes,
+      now: this.o.clock,
+      onGone: (m) => this.leave(m),
+      joined: new Promise<boolean>((resolve) => (joined = resolve)),
+    })
+    ws.on('message', (data: Buffer, isBinary: boolean) => this.onClientFrame(member, data, isBinary))
+    this.members.add(member)
+    ws.once('close', () => this.members.delete(member))
+    let room: Room | null = null
+    try {
+      if (this.stopped) throw new Error('relay is stopping')
+      room = await this.openRoom(clusterId)
+      await this.o.store.addPresence(this.presenceOf(member))
+    } catch (error) {
+      this.o.logger.error('join failed', {cluster_id: clusterId, error: String(error)})
+      if (room) this.release(room)
+      member.close('server_shutdown')
+      joined(false)
+      return
+    }
+    // The cluster was deleted, or the node began to stop, while this join waited.
+    if (room.closing || this.stopped) member.close(this.stopped ? 'server_shutdown' : 'deleted')
+    if (member.closing) {
+      // The socket went away while its row was written.
+      void this.o.store.removePresence(this.nodeId, member.id).catch(() => {})
+      this.release(room)
+      joined(false)
+      return
+    }
+    room.local.set(member.id, member)
+    this.release(room)
+    const change = room.roster.add({socketId: member.id, nodeId: this.nodeId, agent: identity.agent, did: identity.did, vis: identity.vis})
+    member.sendFrame({type: 'ready', you: identity.agent, you_did: identity.did, public: identity.public, owner: identity.owner, online: room.roster.onlineHandles()})
+    room.announce(change, member.id)
+    this.publish(clusterId, {k: 'join', node: this.nodeId, sid: member.id, agent: identity.agent, did: identity.did, vis: identity.vis})
+    joined(true)
+  }
+
+  /** Sockets in a cluster (all nodes), for the members-per-cluster limit. */
+  async socketCount(clusterId: string): Promise<number> {
+    const room = this.rooms.get(clusterId)
+    if (room && room.unsubscribe) return room.roster.size + room.pendingJoins
+    return (await this.o.store.listPresence(clusterId, this.aliveSince())).length
+  }
+
+  private presenceOf(member: Member): PresenceEntry {
+    const {agent, did, vis} = member.identity
+    return {cluster_id: member.clusterId, node_id: this.nodeId, socket_id: member.id, agent, did, vis, joined_at: member.joinedAt}
+  }
+
+  /** Gets or opens the room: subscribe, wait until the bus server has the subscription, load the roster. */
+  private async openRoom(clusterId: string): Promise<Room> {
+    let room = this.rooms.get(clusterId)
+    if (!room) {
+      const created = new Room(clusterId, this.nodeId, {onDeleted: (r) => this.closeRoom(r, 'deleted')})
+      this.rooms.set(clusterId, created)
+      created.ready = (async () => {
+        await this.ensureNode()
+        created.unsubscribe = this.o.bus.subscribe(clusterSubject(clusterId), (data) => created.onBus(data))
+        await this.o.bus.flush()
+        for (const e of await this.o.store.listPresence(clusterId, this.aliveSince())) {
+          // Our own rows are added by our joins; a stale one is a leave whose delete is still in flight.
+          if (e.node_id !== this.nodeId) created.roster.add({socketId: e.socket_id, nodeId: e.node_id, agent: e.agent, did: e.did, vis: e.vis})
+        }
+        created.snapshotLoaded()
+      })()
+      room = created
+    }
+    room.pendingJoins++
+    try {
+      await room.ready
+    } catch (error) {
+      this.release(room)
+      throw error
+    }
+    return room
+  }
+
+  private release(room: Room) {
+    room.pendingJoins--
+    this.disposeIfEmpty(room)
+  }
+
+  private disposeIfEmpty(room: Room) {
+    if (!room.empty || this.rooms.get(room.clusterId) !== room) return
+    this.rooms.delete(room.clusterId)
+    room.unsubscribe?.()
+    room.unsubscribe = null
+  }
+
+  /** A member's socket closed or is being closed: it leaves at once. */
+  private leave(member: Member) {
+    const room = this.rooms.get(member.clusterId)
+    if (!room || room.local.get(member.id) !== member) return
+    room.local.delete(member.id)
+    const change = room.roster.remove(member.id)
+    if (!room.closing) {
+      room.announce(change)
+      this.publish(member.clusterId, {k: 'leave', node: this.nodeId, sid: member.id})
+      void this.o.store.removePresence(this.nodeId, member.id).catch((error) => this.o.logger.warn('presence removal failed', {error: String(error)}))
+    }
+    this.disposeIfEmpty(room)
+  }
+
+  private publish(clusterId: string, header: Parameters<typeof encodeEnvelope>[0], frame?: Buffer) {
+    this.o.bus.publish(clusterSubject(clusterId), encodeEnvelope(header, frame))
+  }
+
+  /** Size and rate are checked as frames arrive; delivery waits in the member's queue. */
+  private onClientFrame(member: Member, data: Buffer, isBinary: boolean) {
+    if (member.closing) return
+    const {maxFrameBytes, messagesPerWindow, messageWindowMs} = this.o.limits
+    let refusal: Buffer | null = null
+    if (data.length > maxFrameBytes) {
+      refusal = errorFrame('frame_too_large', `frame is ${data.length} bytes; the limit is ${maxFrameBytes} (send larger content as stream chunks or media urls)`)
+    } else {
+      const wait = member.takeMessage(messagesPerWindow, messageWindowMs)
+      if (wait > 0) refusal = errorFrame('rate_limited', `more than ${messagesPerWindow} messages in ${messageWindowMs} ms; message dropped, retry in ${wait} s`)
+      else if (isBinary) refusal = errorFrame('invalid_frame', 'binary frames are not accepted; send text (a string or JSON)')
+    }
+    const queued = member.enqueue(() => (refusal ? void member.send(refusal) : this.send(member, data.toString('utf8'))))
+    if (!queued) member.send(errorFrame('busy', 'too many messages waiting; message dropped'))
+  }
+
+  /** spec Events: one `message` per connected recipient, an `ack` to the sender. */
+  private async send(member: Member, text: string) {
+    const parsed = parseClientFrame(text)
+    if (!parsed.ok) return void member.send(errorFrame('invalid_frame', parsed.detail))
+    const {to, payload} = parsed.send
+    const tags = await this.resolveTags(member.clusterId, payload)
+    const room = this.rooms.get(member.clusterId)
+    if (member.closing || !room) return
+    const frame = messageFrame({from: member.identity.agent, fromDid: member.identity.did, to, ts: new Date(this.o.clock()).toISOString(), payload, tags})
+    if (to === null) room.deliverAll(frame, member.id)
+    else room.deliverDirect(frame, to, member.id)
+    this.publish(member.clusterId, {k: 'msg', node: this.nodeId, to}, frame)
+    member.sendFrame({type: 'ack', to, delivered: room.roster.countVisible(to, member.id)})
+  }
+
+  private async resolveTags(clusterId: string, payload: unknown): Promise<ResolvedTags | undefined> {
+    const text = payloadText(payload)
+    if (!this.o.boards || !text || !text.includes('#')) return undefined
+    try {
+      return await this.o.boards.resolveTags(clusterId, text)
+    } catch (error) {
+      this.o.logger.warn('hashtag resolution failed', {cluster_id: clusterId, error: String(error)})
+      return undefined
+    }
+  }
+
+  /** A broadcast without a socket (the registry's legacy channel route). */
+  async broadcastAs(clusterId: string, from: string, payload: unknown): Promise<{delivered: number}> {
+    const tags = await this.resolveTags(clusterId, payload)
+    const frame = messageFrame({from, fromDid: null, to: null, ts: new Date(this.o.clock()).toISOString(), payload, tags})
+    const room = this.rooms.get(clusterId)
+    room?.deliverAll(frame)
+    this.publish(clusterId, {k: 'msg', node: this.nodeId, to: null}, frame)
+    if (room?.unsubscribe) return {delivered: room.roster.countVisible(null)}
+    const entries = await this.o.store.listPresence(clusterId, this.aliveSince())
+    return {delivered: entries.filter((e) => e.vis !== 'ghost').length}
+  }
+
+  /** The cluster is gone (already removed from the store): close its sockets here and on every node. */
+  clusterDeleted(clusterId: string) {
+    this.publish(clusterId, {k: 'deleted', node: this.nodeId})
+    const room = this.rooms.get(clusterId)
+    if (room) this.closeRoom(room, 'deleted')
+  }
+
+  private closeRoom(room: Room, reason: ClosedReason) {
+    room.closing = true
+    for (const member of [...room.local.values()]) member.close(reason)
+    this.disposeIfEmpty(room)
+  }
+
+  /** spec: keepalive is automatic — a socket that missed the last ping is closed. */
+  private keepalive() {
+    for (const room of this.rooms.values()) {
+      for (const member of [...room.local.values()]) {
+        if (!member.alive) member.close('idle')
+        else {
+          member.alive = false
+          member.ws.ping()
+        }
+      }
+    }
+  }
+
+  private async heartbeat() {
+    const now = this.o.clock()
+    await this.o.store.heartbeatNode(this.nodeId, now)
+    await this.o.store.sweepNodes(now - NODE_STALE_MS)
+    const live = new Set(await this.o.store.listLiveNodes(now - NODE_STALE_MS))
+    live.add(this.nodeId)
+    for (const room of this.rooms.values()) {
+      for (const socketId of room.roster.socketsOutside(live)) room.announce(room.roster.remove(socketId))
+    }
+  }
+
+  /** Node stop: every socket gets `closed {reason: 'server_shutdown'}`, peers on other nodes see them leave. */
+  async stop(): Promise<void> {
+    if (this.stopped) return
+    this.stopped = true
+    for (const timer of this.timers) clearInterval(timer)
+    const members = [...this.members]
+    const closed = members.map(({ws}) => new Promise<void>((resolve) => (ws.readyState === ws.CLOSED ? resolve() : ws.once('close', () => resolve()))))
+    // Joined or still joining: each gets the frame; those joining see `closing` when their join resumes.
+    for (const member of members) member.close('server_shutdown')
+    await Promise.all(closed)
+    await this.o.bus.flush().catch(() => {})
+    await this.o.store.removeNode(this.nodeId).catch((error) => this.o.logger.warn('presence cleanup failed', {error: String(error)}))
+  }
+}

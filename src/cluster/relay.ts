@@ -1,0 +1,53 @@
+/**
+ * createRelay: the cluster relay as a MeshService (spec: cluster-service.md).
+ * REST routes, then the boards part's routes, and the WebSocket upgrade of
+ * `/v1/clusters/<id>/ws`. Several nodes share one store and one bus.
+ */
+import type {Middleware} from 'koa'
+import {notFound} from '../lib/errors.js'
+import {createClusterAccess} from './access.js'
+import {DEFAULT_LIMITS} from './constants.js'
+import {Hub} from './hub.js'
+import {relayRoutes} from './http/routes.js'
+import type {RelayLimits, RelayOptions, RelayService} from './types.js'
+import {createUpgradeHandler} from './ws/upgrade.js'
+
+/** Merges limits over the defaults; a limit that is not a positive number is a programming error. */
+function resolveLimits(partial: Partial<RelayLimits> = {}): RelayLimits {
+  const limits = {...DEFAULT_LIMITS, ...partial}
+  for (const [key, value] of Object.entries(limits)) {
+    if (!Number.isFinite(value) || value <= 0) throw new TypeError(`Relay limit ${key} must be a positive number, got ${value}`)
+  }
+  return limits
+}
+
+/**
+ * Builds the relay. It does not own `store` or `bus`: the caller opened them
+ * and closes them after `close()` (the registry shares both with its own parts).
+ */
+export function createRelay(options: RelayOptions): RelayService {
+  if (!options.publicUrl || !/^https?:\/\//i.test(options.publicUrl)) throw new TypeError(`publicUrl must be an http(s) URL, got ${options.publicUrl}`)
+  const clock = options.clock ?? Date.now
+  const limits = resolveLimits(options.limits)
+  const {store, bus, logger, boards} = options
+  const clusters = createClusterAccess({store})
+  const hub = new Hub({store, bus, clock, logger, limits, boards})
+  const routes = relayRoutes({store, hub, clusters, clock, limits, publicUrl: options.publicUrl, boards})
+  // The relay's own routes first, then the boards part's (BoardsPart seam).
+  const middleware: Middleware = boards ? (ctx, next) => routes(ctx, () => boards.middleware(ctx, next)) : routes
+  const upgrade = createUpgradeHandler({hub, store, clusters, limits, logger})
+
+  return {
+    name: 'relay',
+    clusters,
+    middleware,
+    upgrade,
+    start: () => hub.start(),
+    close: () => hub.stop(),
+    async broadcast(clusterId, from, payload) {
+      const cluster = await clusters.get(clusterId)
+      if (!cluster || cluster.cluster_id !== clusterId) throw notFound('cluster_not_found', 'No such cluster')
+      return hub.broadcastAs(clusterId, from, payload)
+    },
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * One member socket on this node: its self-asserted identity, its outbound
+ * guard (slow consumer), its message rate window, its keepalive state and the
+ * serial queue that keeps its sends in order while hashtags resolve.
+ */
+import {randomBytes} from 'node:crypto'
+import type {WebSocket} from 'ws'
+import {CLOSE_CODES, CLOSE_GRACE_MS} from '../constants.js'
+import type {MemberVis} from '../types.js'
+import {CLOSED_FRAMES, encodeFrame, type ClosedReason, type ServerFrame} from './frames.js'
+
+export interface MemberIdentity {
+  agent: string
+  did: string | null
+  vis: MemberVis
+  /** DECISIONS: on a public cluster, the socket that presented the `ck_` token. */
+  owner: boolean
+  /** The cluster is public (echoed as `ready.public`). */
+  public: boolean
+}
+
+/** Sends queued on one member before further ones are refused (`busy`). */
+const MAX_QUEUED_SENDS = 256
+
+export class Member {
+  /** Unique per socket, also across nodes (presence rows are keyed by node + socket). */
+  readonly id = randomBytes(9).toString('base64url')
+  readonly joinedAt: number
+  /** Answered the last ping. */
+  alive = true
+  /** Set once a close began: nothing more is sent. */
+  closing = false
+  private windowStart = 0
+  private windowCount = 0
+  private queued = 0
+  private tail: Promise<void>
+  private gone = false
+
+  constructor(
+    readonly ws: WebSocket,
+    readonly clusterId: string,
+    readonly identity: MemberIdentity,
+    private readonly options: {highWaterBytes: number; now: () => number; onGone(member: Member): void; joined: Promise<boolean>},
+  ) {
+    this.joinedAt = options.now()
+    this.tail = options.joined.then(() => {})
+    ws.on('pong', () => (this.alive = true))
+    ws.on('close', () => this.markGone())
+  }
+
+  get visible() {
+    return this.identity.vis !== 'ghost'
+  }
+
+  /**
+   * Hands pre-built frame bytes to the socket. A socket whose unsent bytes
+   * passed the high-water mark gets nothing more and is closed as a slow
+   * consumer, so one reader that stalls cannot grow the relay's memory.
+   */
+  send(data: Buffer): boolean {
+    if (this.closing) return false
+    if (this.ws.bufferedAmount > this.options.highWaterBytes) {
+      this.close('slow_consumer')
+      return false
+    }
+    this.ws.send(data, {binary: false})
+    return true
+  }
+
+  sendFrame(frame: ServerFrame) {
+    return this.send(encodeFrame(frame))
+  }
+
+  /** Counts one message in the fixed window; returns seconds to wait when over, else 0. */
+  takeMessage(limit: number, windowMs: number): number {
+    const now = this.options.now()
+    if (now - this.windowStart >= windowMs) {
+      this.windowStart = now
+      this.windowCount = 0
+    }
+    this.windowCount++
+    return this.windowCount <= limit ? 0 : Math.max(1, Math.ceil((this.windowStart + windowMs - now) / 1000))
+  }
+
+  /**
+   * Runs `task` after every earlier send of this member (and after the join),
+   * so a message waiting on hashtag resolution is never overtaken. Returns
+   * false when too many sends are already waiting.
+   */
+  enqueue(task: () => Promise<void> | void): boolean {
+    if (this.queued >= MAX_QUEUED_SENDS) return false
+    this.queued++
+    this.tail = this.tail.then(task).catch(() => {}).finally(() => void this.queued--)
+    return true
+  }
+
+  /**
+   * Sends `closed {reason}` (if the socket still takes data) and closes; a
+   * peer that does not finish the closing handshake within the grace time is
+   * destroyed. The member leaves the room at once.
+   */
+  close(reason: ClosedReason) {
+    if (this.closing) return
+    this.closing = true
+    const ws = this.ws
+    if (ws.readyState === ws.OPEN) {
+      ws.send(CLOSED_FRAMES[reason], {binary: false})
+      ws.close(CLOSE_CODES[reason], reason)
+      setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref()
+    } else ws.terminate()
+    this.markGone()
+  }
+
+  /** Destroys the socket at once (missed pong: the peer is gone). */
+  terminate() {
+    this.closing = true
+    this.ws.terminate()
+    this.markGone()
+  }
+
+  private markGone() {
+    if (this.gone) return
+    this.gone = true
+    this.closing = true
+    this.options.onGone(this)
+  }
+}

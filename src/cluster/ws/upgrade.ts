@@ -1,0 +1,109 @@
+/**
+ * Admission of a member socket: `GET /v1/clusters/<cluster_id>/ws?token&agent&did&vis`.
+ * Every refusal is a real HTTP status written before the handshake (spec
+ * Errors: a private cluster with a wrong or absent token → 401, the socket
+ * never opens). Only an admitted request is upgraded.
+ */
+import type {IncomingMessage} from 'node:http'
+import type {Duplex} from 'node:stream'
+import {WebSocketServer} from 'ws'
+import {refuseUpgrade} from '../../http/host.js'
+import type {Logger} from '../../lib/log.js'
+import {roleOfToken} from '../access.js'
+import {CLUSTER_TOKEN_HEADER, MAX_DID_LENGTH, MAX_HANDLE_LENGTH, WS_MAX_PAYLOAD_FACTOR} from '../constants.js'
+import type {Hub} from '../hub.js'
+import type {ClusterStore} from '../store/store.js'
+import type {ClusterAccess, MemberVis, RelayLimits} from '../types.js'
+import type {MemberIdentity} from './member.js'
+
+const WS_PATH = /^\/v1\/clusters\/([^/]+)\/ws\/?$/
+const VIS: readonly MemberVis[] = ['public', 'private', 'ghost']
+
+class Refusal {
+  constructor(readonly status: number, readonly code: string, readonly message: string, readonly headers: Record<string, string> = {}) {}
+}
+
+/** Reads the member's self-asserted identity from the query (spec: Member). */
+function readIdentity(query: URLSearchParams): {agent: string; did: string | null; vis: MemberVis} {
+  const agent = query.get('agent')
+  if (agent === null || agent.trim() === '') throw new Refusal(400, 'agent_required', 'Query parameter "agent" (your handle) is required')
+  if (agent.length > MAX_HANDLE_LENGTH) throw new Refusal(400, 'invalid_agent', `Handle is longer than ${MAX_HANDLE_LENGTH} characters`)
+  const did = query.get('did') || null
+  if (did && did.length > MAX_DID_LENGTH) throw new Refusal(400, 'invalid_did', `did is longer than ${MAX_DID_LENGTH} characters`)
+  const vis = (query.get('vis') || 'public') as MemberVis
+  if (!VIS.includes(vis)) throw new Refusal(400, 'invalid_vis', 'vis must be one of public, private, ghost')
+  return {agent, did, vis}
+}
+
+/** The `ck_`/`ak_` token: query `token` (spec), or the headers non-browser clients may prefer. */
+function presentedToken(request: IncomingMessage, query: URLSearchParams): string | null {
+  const fromQuery = query.get('token')
+  if (fromQuery) return fromQuery
+  const header = request.headers[CLUSTER_TOKEN_HEADER]
+  if (typeof header === 'string' && header.trim()) return header.trim()
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')
+  return bearer ? bearer[1] : null
+}
+
+export interface UpgradeOptions {
+  hub: Hub
+  store: ClusterStore
+  clusters: ClusterAccess
+  limits: RelayLimits
+  logger: Logger
+}
+
+/** The relay's `upgrade` hook: claims its path synchronously, admits asynchronously. */
+export function createUpgradeHandler(options: UpgradeOptions) {
+  const wss = new WebSocketServer({
+    noServer: true,
+    // Above the 64 KB limit so an oversized frame earns an `error` frame, not a killed socket.
+    maxPayload: options.limits.maxFrameBytes * WS_MAX_PAYLOAD_FACTOR,
+    // Compression would cost a deflate per recipient and break "serialize once".
+    perMessageDeflate: false,
+    clientTracking: false,
+  })
+
+  async function admit(request: IncomingMessage, socket: Duplex, head: Buffer, idOrSlug: string, query: URLSearchParams) {
+    const {agent, did, vis} = readIdentity(query)
+    const cluster = await options.clusters.get(idOrSlug)
+    if (!cluster) throw new Refusal(404, 'cluster_not_found', 'No such cluster')
+    const token = presentedToken(request, query)
+    const role = token ? await roleOfToken(options.store, cluster.cluster_id, token) : null
+    const isPublic = cluster.visibility === 'public'
+    if (!isPublic && !role) {
+      throw token
+        ? new Refusal(401, 'invalid_token', 'The token does not open this cluster')
+        : new Refusal(401, 'token_required', 'This cluster is private: pass its ck_ token as query parameter "token"')
+    }
+    const count = await options.hub.socketCount(cluster.cluster_id)
+    if (count >= options.limits.membersPerCluster) {
+      throw new Refusal(429, 'cluster_full', `This cluster has reached its limit of ${options.limits.membersPerCluster} members`, {'Retry-After': '30'})
+    }
+    // DECISIONS: on a public cluster, a socket presenting the ck_ token (or the admin token) is the owner.
+    const identity: MemberIdentity = {agent, did, vis, owner: isPublic && role !== null, public: isPublic}
+    if (socket.destroyed) return
+    wss.handleUpgrade(request, socket, head, (ws) => void options.hub.accept(ws, cluster.cluster_id, identity))
+  }
+
+  return function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+    const url = new URL(request.url ?? '/', 'http://relay.invalid')
+    const match = WS_PATH.exec(url.pathname)
+    if (!match) return false
+    // The client may vanish while we look the cluster up; its reset must not crash the process.
+    socket.on('error', () => socket.destroy())
+    let idOrSlug: string
+    try {
+      idOrSlug = decodeURIComponent(match[1])
+    } catch {
+      refuseUpgrade(socket, 404, 'cluster_not_found', 'No such cluster')
+      return true
+    }
+    admit(request, socket, head, idOrSlug, url.searchParams).catch((error) => {
+      if (error instanceof Refusal) return refuseUpgrade(socket, error.status, error.code, error.message, error.headers)
+      options.logger.error('websocket admission failed', {error: String(error)})
+      refuseUpgrade(socket, 503, 'unavailable', 'The relay cannot admit members right now')
+    })
+    return true
+  }
+}
