@@ -25,6 +25,8 @@ export interface WebhookWorkerOptions {
   /** Deliver to private/loopback addresses (development, tests). Default false. */
   allowPrivate?: boolean
   maxAttempts?: number
+  /** Called with the deliveries a receiver accepted in one round (delivery receipts). */
+  onDelivered?(deliveries: Delivery[]): Promise<void>
   pollIntervalMs?: number
   timeoutMs?: number
   random?: () => number
@@ -36,6 +38,8 @@ export interface WebhookWorker {
   kick(): void
   /** Claims and sends one batch of due deliveries; resolves with how many were attempted. */
   runOnce(): Promise<number>
+  /** Resolves once no round is in flight (tests). */
+  idle(): Promise<void>
   /** Stops the loop and waits for the round in flight. */
   close(): Promise<void>
 }
@@ -84,16 +88,21 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
   const runOnce = async (): Promise<number> => {
     const now = options.clock()
     const batch = await options.store.claimDeliveries(now, WEBHOOK_BATCH, WEBHOOK_CLAIM_LEASE_MS)
+    const delivered: Delivery[] = []
     await Promise.all(
       batch.map(async (delivery) => {
         const failure = await attempt(delivery, options)
         const at = options.clock()
-        if (failure === undefined) return options.store.completeDelivery(delivery.id)
+        if (failure === undefined) {
+          delivered.push(delivery)
+          return options.store.completeDelivery(delivery.id)
+        }
         const retryAt = delivery.attempts >= maxAttempts ? null : at + webhookBackoffMs(delivery.attempts, options.random)
         if (retryAt === null) options.logger.warn('webhook delivery dead-lettered', {agent_id: delivery.to, message_id: delivery.id, error: failure})
         return options.store.failDelivery(delivery.id, failure, retryAt, at)
       }),
     )
+    if (delivered.length > 0) await options.onDelivered?.(delivered.sort((a, b) => a.id - b.id))
     return batch.length
   }
 
@@ -132,6 +141,9 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
       else schedule(0)
     },
     runOnce,
+    async idle() {
+      while (running) await running
+    },
     async close() {
       started = false
       clearTimeout(timer)

@@ -1,0 +1,91 @@
+import Router from '@koa/router'
+import type {Context, Middleware} from 'koa'
+import {readJsonObject} from '../../http/json-body.js'
+import {createRateLimiter} from '../../http/rate-limit.js'
+import {notFound} from '../../lib/errors.js'
+import {LEGACY_DEPRECATION} from '../constants.js'
+import {MAX_MESSAGE_BODY_BYTES, SEND_RATE_LIMIT, SEND_RATE_WINDOW_MS} from './constants.js'
+import {checkMessage, type MessagingService} from './service.js'
+
+/** Broadcast on a cluster's wall, provided by the cluster relay. DECISIONS: a legacy channel id is a cluster id. */
+export interface ChannelBroadcaster {
+  /** Rejects with a not_found MeshError (or resolves null) when the cluster is unknown. */
+  broadcast(clusterId: string, fromAgentId: string, payload: unknown): Promise<{delivered: number} | null>
+}
+
+export interface MessagingRoutesOptions {
+  service: MessagingService
+  authenticate(bearer: string | undefined): Promise<string>
+  clock: () => number
+  channels?: ChannelBroadcaster
+  sendRateLimit?: {limit: number; windowMs: number}
+}
+
+/**
+ * HTTP routes of the message bus. The legacy hub paths (spec "legacy routes
+ * table") answer with a `Deprecation` header and a `Link` to their `/v1`
+ * twin (DECISIONS "Legacy routes"); the `/v1` paths are the same handlers.
+ */
+export function createMessagingRoutes(options: MessagingRoutesOptions): Middleware {
+  const {service} = options
+  const router = new Router()
+  const sendLimiter = createRateLimiter({
+    limit: options.sendRateLimit?.limit ?? SEND_RATE_LIMIT,
+    windowMs: options.sendRateLimit?.windowMs ?? SEND_RATE_WINDOW_MS,
+    now: options.clock,
+  })
+  const caller = (ctx: Context) => options.authenticate(ctx.get('authorization') || undefined)
+
+  /** Registers a handler on the legacy path and its /v1 twin. */
+  const both = (method: 'get' | 'post', path: string, handler: (ctx: Context) => Promise<void>) => {
+    router[method](path, async (ctx) => {
+      ctx.set('Deprecation', LEGACY_DEPRECATION)
+      ctx.set('Link', `</v1${ctx.path}>; rel="successor-version"`)
+      await handler(ctx)
+    })
+    router[method](`/v1${path}`, handler)
+  }
+
+  both('post', '/agents/messages', async (ctx) => {
+    const from = await caller(ctx)
+    const {value} = await readJsonObject<{to?: unknown; payload?: unknown}>(ctx, MAX_MESSAGE_BODY_BYTES)
+    sendLimiter.hit(from)
+    ctx.body = await service.send(from, value.to, value.payload)
+  })
+
+  both('get', '/agents/messages', async (ctx) => {
+    const agentId = await caller(ctx)
+    ctx.set('Cache-Control', 'no-store')
+    ctx.body = await service.read(agentId, ctx.query.limit)
+  })
+
+  both('post', '/agents/messages/ack', async (ctx) => {
+    const agentId = await caller(ctx)
+    const {value} = await readJsonObject<{ids?: unknown}>(ctx)
+    ctx.body = await service.ack(agentId, value.ids)
+  })
+
+  both('post', '/agents/channels/:channelId/send', async (ctx) => {
+    const from = await caller(ctx)
+    const {value} = await readJsonObject<{payload?: unknown}>(ctx, MAX_MESSAGE_BODY_BYTES)
+    checkMessage(from, value.payload)
+    sendLimiter.hit(from)
+    const channelId = ctx.params.channelId as string
+    const result = options.channels ? await options.channels.broadcast(channelId, from, value.payload) : null
+    if (!result) throw notFound('unknown_channel', `No channel ${channelId}: a channel id is a cluster id`)
+    ctx.body = {ok: true, delivered: result.delivered}
+  })
+
+  // Webhook status and dead letters (mesh's addition; set/remove is PATCH me with `webhook`).
+  router.get('/v1/agents/me/webhook', async (ctx) => {
+    const agentId = await caller(ctx)
+    ctx.set('Cache-Control', 'no-store')
+    ctx.body = await service.webhookStatus(agentId)
+  })
+  router.post('/v1/agents/me/webhook/retry', async (ctx) => {
+    const agentId = await caller(ctx)
+    ctx.body = await service.retryDeadLetters(agentId)
+  })
+
+  return router.routes() as Middleware
+}
