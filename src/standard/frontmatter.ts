@@ -76,8 +76,10 @@ export function editFrontmatter(text: string, edit: (document: Document.Parsed) 
   const document = parseDocument(split.yamlText, {prettyErrors: true, uniqueKeys: true})
   if (document.errors.length > 0) throw document.errors[0]
   edit(document)
-  let yamlText = document.contents === null ? '' : document.toString({lineWidth: 0})
+  let yamlText = document.contents === null ? '' : document.toString({lineWidth: 0, flowCollectionPadding: false})
   if (yamlText === '{}\n') yamlText = ''
+  // A CRLF file stays CRLF: the yaml package always writes LF.
+  if (split.yamlText.includes('\r\n')) yamlText = yamlText.replace(/\r?\n/g, '\r\n')
   // What precedes the YAML (BOM + opening fence) and the closing fence line are kept as they were.
   const head = text.slice(0, text.length - split.body.length - split.yamlText.length - closingFenceLength(text, split))
   const closing = text.slice(text.length - split.body.length - closingFenceLength(text, split), text.length - split.body.length)

@@ -28,3 +28,30 @@ describe('frontmatter', () => {
     expect(back.body).toBe('body\n')
   })
 })
+
+describe('editFrontmatter', () => {
+  it('changes keys in place and keeps the body, comments and key order byte-identical', async () => {
+    const {editFrontmatter} = await import('../../src/standard/frontmatter.js')
+    const text = '---\nid: A1 # keep me\nstatus: backlog\nname: old\ntags: [x, y]\n---\n\n## Scope\r\n  odd   spacing\n\n'
+    const next = editFrontmatter(text, (document) => {
+      document.set('status', 'done')
+      document.delete('name')
+      document.set('updated', '2026-01-05')
+    })
+    expect(next).toBe('---\nid: A1 # keep me\nstatus: done\ntags: [x, y]\nupdated: 2026-01-05\n---\n\n## Scope\r\n  odd   spacing\n\n')
+    expect(parseFrontmatter(next).data).toMatchObject({updated: '2026-01-05', status: 'done'})
+  })
+  it('keeps a BOM and CRLF fences around the YAML', async () => {
+    const {editFrontmatter} = await import('../../src/standard/frontmatter.js')
+    const text = '\ufeff---\r\nid: A1\r\n---\r\nbody\r\n'
+    const next = editFrontmatter(text, (document) => document.set('id', 'B2'))
+    expect(next.startsWith('\ufeff---\r\n')).toBe(true)
+    expect(next).toBe('\ufeff---\r\nid: B2\r\n---\r\nbody\r\n')
+    expect(parseFrontmatter(next).data).toEqual({id: 'B2'})
+  })
+  it('refuses a file without a complete frontmatter block', async () => {
+    const {editFrontmatter} = await import('../../src/standard/frontmatter.js')
+    expect(() => editFrontmatter('# no fences\n', () => undefined)).toThrow(/frontmatter/)
+    expect(() => editFrontmatter('---\nid: A1\n', () => undefined)).toThrow(/frontmatter/)
+  })
+})

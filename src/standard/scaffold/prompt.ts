@@ -11,12 +11,34 @@ import {DEFAULT_HUB_URL, DEFAULT_PROJECT_TYPE, PROJECT_TYPES} from './constants.
  * same in every terminal. Ending the input (Ctrl-D) cancels with `usage_cancelled`.
  */
 export async function promptAnswers(given: Partial<InitAnswers>, dir: string, io: {input: Readable; output: Writable}): Promise<Partial<InitAnswers>> {
-  const rl = createInterface({input: io.input, output: io.output, terminal: false})
-  const closed = new Promise<never>((_, reject) => rl.once('close', () => reject(invalid('usage_cancelled', 'mesh init was cancelled; nothing was written.'))))
-  closed.catch(() => undefined)
+  const rl = createInterface({input: io.input, terminal: false})
+  // Lines are queued as they come, so answers typed (or pasted) ahead of a question are not lost.
+  const queued: string[] = []
+  let waiting: {resolve: (line: string) => void; reject: (error: Error) => void} | undefined
+  let ended = false
+  const cancelled = () => invalid('usage_cancelled', 'mesh init was cancelled; nothing was written.')
+  rl.on('line', (line) => {
+    if (waiting) {
+      const {resolve} = waiting
+      waiting = undefined
+      resolve(line)
+    } else queued.push(line)
+  })
+  rl.on('close', () => {
+    ended = true
+    waiting?.reject(cancelled())
+    waiting = undefined
+  })
+  const nextLine = () =>
+    new Promise<string>((resolve, reject) => {
+      if (queued.length > 0) resolve(queued.shift()!)
+      else if (ended) reject(cancelled())
+      else waiting = {resolve, reject}
+    })
   const ask = async <T>(question: string, fallback: string, check: (value: string) => T): Promise<T> => {
     for (;;) {
-      const answer = (await Promise.race([rl.question(`${question} [${fallback}]: `), closed])).trim()
+      io.output.write(`${question} [${fallback}]: `)
+      const answer = (await nextLine()).trim()
       try {
         return check(answer === '' ? fallback : answer)
       } catch (error) {
@@ -32,7 +54,7 @@ export async function promptAnswers(given: Partial<InitAnswers>, dir: string, io
     answers.hub ??= await ask('Hub URL', DEFAULT_HUB_URL, (value) => checkAnswer.url(value, 'hub'))
     return answers
   } finally {
-    rl.removeAllListeners('close')
+    rl.removeAllListeners()
     rl.close()
   }
 }
