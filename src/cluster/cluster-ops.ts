@@ -48,7 +48,7 @@ export async function createCluster(c: ClusterOpsContext, body: unknown, clientI
   const input = assertValid<CreateBody>('cluster-create', body)
   const now = c.clock()
   const ip = ipKey(clientIp)
-  const {count, oldest} = await c.store.countCreations(ip, now - c.limits.creationWindowMs)
+  const {count, oldest} = await c.store.countCreations(ip, now - c.limits.creationWindowMs + 1)
   if (count >= c.limits.creationsPerIp) {
     const wait = Math.max(1, Math.ceil(((oldest ?? now) + c.limits.creationWindowMs - now) / 1000))
     throw rateLimited(`At most ${c.limits.creationsPerIp} clusters per hour from one address; retry in ${wait} s`, wait)
