@@ -115,7 +115,8 @@ export function mergeState(stored: JsonObject | null, update: JsonObject): {card
     if (allowed.has(key)) picked[key] = value
     else ignoredKeys.push(key)
   }
-  assertValid('registry-state', picked)
+  // Nulls mean "remove"; only the values being set are validated.
+  assertValid('registry-state', Object.fromEntries(Object.entries(picked).filter(([, value]) => value !== null)))
   const card: JsonObject = {...(stored ?? {})}
   for (const [key, value] of Object.entries(picked)) {
     if (value === null) delete card[key]
