@@ -24,7 +24,7 @@ Every connected member receives a "closed" frame with reason "deleted" and is di
     const {args, flags} = await this.parse(ClusterDelete)
     // spec: Authentication — the ck_ token is refused for delete; say so before the relay does.
     if (flags['admin-token'].startsWith('ck_')) {
-      throw invalid('usage_admin_token', 'That is the join token (ck_…); deleting needs the admin token (ak_…) printed when the cluster was created')
+      throw invalid('usage_admin_token', 'That is the join token (ck_…); delete needs the admin token (ak_…) printed at creation')
     }
     const result = await createClusterClient({relay: flags.relay}).delete(args.cluster, flags['admin-token'])
     this.log(`Deleted cluster ${result.cluster_id}.`)
