@@ -61,8 +61,7 @@ export const SEND_RATE_WINDOW_MS = 60_000
 export const NODE_HEARTBEAT_MS = 5000
 export const NODE_STALE_MS = 15_000
 
-/** Bus subjects (prefixed per deployment by the bus). */
-export const subjectOfAgent = (agentId: string) => `registry.agent.${agentId}`
+/** Bus subject of one registry node: live pushes for its sockets and the answers to its own pushes (prefixed per deployment by the bus). */
 export const subjectOfNode = (nodeId: string) => `registry.node.${nodeId}`
 /** Wakes every node's webhook worker when a delivery is queued. */
 export const SUBJECT_WEBHOOK_KICK = 'registry.messaging.webhook-kick'

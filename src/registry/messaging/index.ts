@@ -103,7 +103,7 @@ export function createMessagingPart(ctx: RegistryContext, options: MessagingPart
   return {
     name: 'messaging',
     service,
-    middleware: createMessagingRoutes({service, authenticate: (bearer) => ctx.authenticate(bearer), clock: ctx.clock, channels: options.channels, sendRateLimit: tuning.sendRateLimit}),
+    middleware: createMessagingRoutes({service, authenticate: (bearer) => ctx.authenticate(bearer), clock: ctx.clock, publicUrl: ctx.publicUrl, channels: options.channels, sendRateLimit: tuning.sendRateLimit}),
     upgrade: (request, socket, head) => sockets.upgrade(request, socket, head),
     async start() {
       await router.start()

@@ -17,6 +17,8 @@ export interface MessagingRoutesOptions {
   service: MessagingService
   authenticate(bearer: string | undefined): Promise<string>
   clock: () => number
+  /** DECISIONS "Public address": base of the successor links. */
+  publicUrl: string
   channels?: ChannelBroadcaster
   sendRateLimit?: {limit: number; windowMs: number}
 }
@@ -40,7 +42,7 @@ export function createMessagingRoutes(options: MessagingRoutesOptions): Middlewa
   const both = (method: 'get' | 'post', path: string, handler: (ctx: Context) => Promise<void>) => {
     router[method](path, async (ctx) => {
       ctx.set('Deprecation', LEGACY_DEPRECATION)
-      ctx.set('Link', `</v1${ctx.path}>; rel="successor-version"`)
+      ctx.set('Link', `<${options.publicUrl}/v1${ctx.path}>; rel="successor-version"`)
       await handler(ctx)
     })
     router[method](`/v1${path}`, handler)

@@ -128,7 +128,7 @@ describe('legacy inbox routes', () => {
   it('marks legacy routes deprecated and serves the /v1 twins without the header', async () => {
     const legacy = await t.as('ann').send({to: 'bob', payload: 1})
     expect(legacy.headers.deprecation).toBe(LEGACY_DEPRECATION)
-    expect(legacy.headers.link).toBe('</v1/agents/messages>; rel="successor-version"')
+    expect(legacy.headers.link).toBe('<http://registry.test/v1/agents/messages>; rel="successor-version"')
     const modern = await t.as('ann').send({to: 'bob', payload: 2}, '/v1/agents/messages')
     expect(modern.status).toBe(200)
     expect(modern.headers.deprecation).toBeUndefined()

@@ -1,6 +1,6 @@
 import type {Bus} from '../../../bus/bus.js'
 import type {Logger} from '../../../lib/log.js'
-import {NODE_HEARTBEAT_MS, NODE_STALE_MS, WS_REMOTE_ACK_TIMEOUT_MS, subjectOfAgent, subjectOfNode} from '../constants.js'
+import {NODE_HEARTBEAT_MS, NODE_STALE_MS, WS_REMOTE_ACK_TIMEOUT_MS, subjectOfNode} from '../constants.js'
 import type {MessagingStore} from '../store/store.js'
 import type {ServerFrame} from './frames.js'
 
@@ -26,20 +26,21 @@ export interface LiveRouterOptions {
 const encode = (envelope: Envelope) => new TextEncoder().encode(JSON.stringify(envelope))
 
 /**
- * Where live sockets are, across nodes. Each node keeps its own sockets,
- * records "agent X has a socket on node N" in the shared store, and
- * subscribes to `registry.agent.<X>` on the bus while it holds one. A push
- * goes to local sockets directly and to other holding nodes over the bus;
- * each of those answers on `registry.node.<origin>` with how many sockets
- * it reached, so the sender learns `delivered` (n > 0) or must queue (0).
+ * Where live sockets are, across nodes. Each node keeps its own sockets and
+ * records "agent X has a socket on node N" in the shared store. A push goes
+ * to local sockets directly and to each other holding node on that node's
+ * bus subject `registry.node.<N>`; the node answers on the origin's subject
+ * with how many sockets it reached (0 when the agent just left), so the
+ * sender learns `delivered` (n > 0) or must queue (0) without waiting.
+ * Node subjects rather than per-agent subjects: the presence table already
+ * names the node, and a node that lost the agent can still answer "0".
  */
 export function createLiveRouter(options: LiveRouterOptions) {
   const {store, bus, clock, logger} = options
   const nodeId = bus.nodeId
   interface Held {
     sockets: Set<LiveSocket>
-    unsubscribe: () => void
-    /** Resolves once the bus subscription and the presence row are in place. */
+    /** Resolves once the presence row is in place. */
     ready: Promise<void>
   }
   const local = new Map<string, Held>()
@@ -63,17 +64,13 @@ export function createLiveRouter(options: LiveRouterOptions) {
     return held.sockets.size
   }
 
-  const onAgentSubject = (data: Uint8Array) => {
-    const envelope = JSON.parse(new TextDecoder().decode(data)) as Envelope
-    // NATS echoes a node's own publications to it; its local sockets were already served.
-    if (envelope.kind !== 'push' || envelope.origin === nodeId) return
-    const sockets = deliverLocal(envelope.agent, envelope.frame)
-    bus.publish(subjectOfNode(envelope.origin), encode({kind: 'ack', node: nodeId, seq: envelope.seq, sockets}))
-  }
-
   const onNodeSubject = (data: Uint8Array) => {
     const envelope = JSON.parse(new TextDecoder().decode(data)) as Envelope
-    if (envelope.kind !== 'ack') return
+    if (envelope.kind === 'push') {
+      const sockets = deliverLocal(envelope.agent, envelope.frame)
+      bus.publish(subjectOfNode(envelope.origin), encode({kind: 'ack', node: nodeId, seq: envelope.seq, sockets}))
+      return
+    }
     const entry = pending.get(envelope.seq)
     if (!entry || !entry.waiting.delete(envelope.node)) return
     entry.sockets += envelope.sockets
@@ -99,7 +96,8 @@ export function createLiveRouter(options: LiveRouterOptions) {
       }
       pending.set(mySeq, entry)
     })
-    bus.publish(subjectOfAgent(agentId), encode({kind: 'push', origin: nodeId, seq: mySeq, agent: agentId, frame}))
+    const envelope = encode({kind: 'push', origin: nodeId, seq: mySeq, agent: agentId, frame})
+    for (const node of remote) bus.publish(subjectOfNode(node), envelope)
     return here + (await there)
   }
 
@@ -112,14 +110,8 @@ export function createLiveRouter(options: LiveRouterOptions) {
     async attach(agentId: string, socket: LiveSocket): Promise<void> {
       let held = local.get(agentId)
       if (!held) {
-        const entry: Held = {sockets: new Set(), unsubscribe: bus.subscribe(subjectOfAgent(agentId), onAgentSubject), ready: Promise.resolve()}
-        local.set(agentId, entry)
-        entry.ready = (async () => {
-          // The subscription must be live at the NATS server before other nodes are told to use it.
-          await bus.flush()
-          await serially(agentId, () => store.addPresence(agentId, nodeId, clock()))
-        })()
-        held = entry
+        held = {sockets: new Set(), ready: serially(agentId, () => store.addPresence(agentId, nodeId, clock()))}
+        local.set(agentId, held)
       }
       held.sockets.add(socket)
       await held.ready
@@ -129,7 +121,6 @@ export function createLiveRouter(options: LiveRouterOptions) {
       const held = local.get(agentId)
       if (!held?.sockets.delete(socket) || held.sockets.size > 0) return
       local.delete(agentId)
-      held.unsubscribe()
       await serially(agentId, async () => {
         if (!local.has(agentId)) await store.removePresence(agentId, nodeId)
       })
@@ -157,6 +148,7 @@ export function createLiveRouter(options: LiveRouterOptions) {
     /** Heartbeats this node's presence row and sweeps nodes that stopped heartbeating. */
     async start(): Promise<void> {
       unsubscribeNode = bus.subscribe(subjectOfNode(nodeId), onNodeSubject)
+      // The subscription must be live at the NATS server before this node announces itself.
       await bus.flush()
       await store.touchNode(nodeId, clock())
       heartbeat = setInterval(() => {
@@ -176,7 +168,6 @@ export function createLiveRouter(options: LiveRouterOptions) {
     async close(): Promise<void> {
       clearInterval(heartbeat)
       unsubscribeNode?.()
-      for (const held of local.values()) held.unsubscribe()
       local.clear()
       for (const entry of pending.values()) entry.done(entry.sockets)
       await store.removeNode(nodeId).catch(() => {})
