@@ -56,6 +56,7 @@ export function createLiveRouter(options: LiveRouterOptions) {
   let seq = 0
   let heartbeat: NodeJS.Timeout | undefined
   let unsubscribeNode: (() => void) | undefined
+  let beating: Promise<void> | undefined
 
   const deliverLocal = (agentId: string, frame: ServerFrame): number => {
     const held = local.get(agentId)
@@ -153,7 +154,7 @@ export function createLiveRouter(options: LiveRouterOptions) {
       await store.touchNode(nodeId, clock())
       heartbeat = setInterval(() => {
         const now = clock()
-        store
+        beating = store
           .touchNode(nodeId, now)
           .then(async (known) => {
             // Swept after a stall (e.g. a database outage): announce every socket again.
@@ -169,6 +170,8 @@ export function createLiveRouter(options: LiveRouterOptions) {
       clearInterval(heartbeat)
       unsubscribeNode?.()
       local.clear()
+      // Detaches of sockets closed just now finish before the node's rows go (and before the caller ends the pool).
+      await Promise.allSettled([...presenceChain.values(), beating])
       for (const entry of pending.values()) entry.done(entry.sockets)
       await store.removeNode(nodeId).catch(() => {})
     },
