@@ -1,0 +1,111 @@
+import {createServer} from 'node:net'
+import {resolve} from 'node:path'
+import {Flags} from '@oclif/core'
+import {MeshCommand} from '../../cli/base-command.js'
+import {MeshError} from '../../lib/errors.js'
+
+/** Asks the OS for a free port, so `--port 0` still knows its public URL before the services are built. */
+async function freePort(host: string): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer()
+    probe.once('error', fail)
+    probe.listen(0, host, () => {
+      const {port} = probe.address() as {port: number}
+      probe.close(() => done(port))
+    })
+  })
+}
+
+export default class ServeRegistry extends MeshCommand {
+  static override description = `Run an agent registry (with its search, prober, message bus and the cluster relay) on one port.
+
+Storage is SQLite in <data>/mesh.db unless --database-url names a PostgreSQL database (several nodes may share it, with --nats for fan-out). The JWT secret and the admin key are generated at first start into the data dir (mode 0600; with PostgreSQL also in the database, so every node shares them). Logs one line with the URL once ready; SIGINT or SIGTERM stops it cleanly.`
+
+  static override examples = [
+    '<%= config.bin %> serve registry --port 8080 --data ./registry-data',
+    '<%= config.bin %> serve registry --port 443 --host 0.0.0.0 --public-url https://registry.example --data /var/lib/mesh',
+    '<%= config.bin %> serve registry --port 8080 --data ./node-a --database-url postgres://mesh@db/mesh --nats nats://nats:4222',
+  ]
+
+  static override flags = {
+    port: Flags.integer({char: 'p', description: 'port to listen on (0 picks a free one)', default: 8080, min: 0, max: 65535}),
+    host: Flags.string({description: 'address to bind', default: '127.0.0.1'}),
+    data: Flags.string({char: 'd', description: 'data dir (SQLite database, secrets)', default: './mesh-registry-data', env: 'MESH_DATA_DIR'}),
+    'public-url': Flags.string({description: 'public base URL used in hub_url, handles and cluster ws URLs (default: the listening address)'}),
+    'database-url': Flags.string({description: 'PostgreSQL URL (postgres://…) instead of SQLite', env: 'MESH_DATABASE_URL'}),
+    'database-schema': Flags.string({description: 'PostgreSQL schema', default: 'public'}),
+    nats: Flags.string({description: 'NATS URL (nats://…) for fan-out between registry nodes', env: 'MESH_NATS_URL'}),
+    'nats-prefix': Flags.string({description: 'subject prefix on NATS', default: 'mesh'}),
+    'allow-private-endpoints': Flags.boolean({description: 'let the prober and webhooks reach private and loopback addresses (development, LAN)', default: false}),
+    'log-level': Flags.option({options: ['debug', 'info', 'warn', 'error'] as const, description: 'server log level (stderr)', default: 'info'})(),
+  }
+
+  async run() {
+    const {flags} = await this.parse(ServeRegistry)
+    const publicUrl = flags['public-url']
+    if (publicUrl !== undefined && !/^https?:\/\/[^\s/]+/i.test(publicUrl)) {
+      throw new MeshError('invalid', 'usage_public_url', `--public-url must be an http(s) URL, got "${publicUrl}"`)
+    }
+    if (flags['database-url'] && !/^postgres(ql)?:\/\//i.test(flags['database-url'])) {
+      throw new MeshError('invalid', 'usage_database_url', '--database-url must be a postgres:// URL')
+    }
+    if (flags.nats && !/^(nats|tls|wss?):\/\//i.test(flags.nats)) throw new MeshError('invalid', 'usage_nats_url', '--nats must be a nats:// URL')
+
+    const [{createLogger}, {buildRegistryServer}, {serve}] = await Promise.all([
+      import('../../lib/log.js'),
+      import('../../registry/compose.js'),
+      import('../../http/host.js'),
+    ])
+    const logger = createLogger({name: 'registry', level: flags['log-level']})
+    const port = flags.port === 0 ? await freePort(flags.host) : flags.port
+    const shownHost = flags.host.includes(':') ? `[${flags.host}]` : flags.host === '0.0.0.0' ? '127.0.0.1' : flags.host
+    const dataDir = resolve(flags.data)
+    let server
+    try {
+      server = await buildRegistryServer({
+        dataDir,
+        publicUrl: (publicUrl ?? `http://${shownHost}:${port}`).replace(/\/+$/, ''),
+        logger,
+        databaseUrl: flags['database-url'],
+        databaseSchema: flags['database-schema'],
+        natsUrl: flags.nats,
+        natsPrefix: flags['nats-prefix'],
+        allowPrivateEndpoints: flags['allow-private-endpoints'],
+      })
+    } catch (error) {
+      if (error instanceof MeshError || error instanceof TypeError) throw error
+      throw new MeshError('unavailable', 'registry_start_failed', `The registry could not start: ${(error as Error).message}`)
+    }
+    let hosted
+    try {
+      hosted = await serve({services: server.services, logger, port, host: flags.host})
+    } catch (error) {
+      await server.close()
+      const code = (error as NodeJS.ErrnoException).code
+      const why = code === 'EADDRINUSE' ? `port ${port} is already in use` : code === 'EACCES' ? `no permission to bind port ${port}` : (error as Error).message
+      throw new MeshError('unavailable', 'listen_failed', `The registry could not listen on ${flags.host}:${port}: ${why}`)
+    }
+    const context = server.registry.context
+    const storage = server.storage.kind === 'sqlite' ? `sqlite ${server.storage.path}` : 'postgresql'
+    const started = {event: 'listening', url: hosted.url, public_url: context.publicUrl, storage: server.storage.kind, bus: server.bus, data: dataDir}
+    if (this.jsonEnabled()) process.stdout.write(JSON.stringify(started) + '\n')
+    else this.log(`mesh registry listening on ${hosted.url} (public ${context.publicUrl}; ${storage}; bus ${server.bus})`)
+
+    const signal = await new Promise<NodeJS.Signals>((done) => {
+      process.once('SIGINT', () => done('SIGINT'))
+      process.once('SIGTERM', () => done('SIGTERM'))
+    })
+    // A second signal while shutting down means "now".
+    const force = () => process.exit(1)
+    process.once('SIGINT', force)
+    process.once('SIGTERM', force)
+    logger.info('stopping', {signal})
+    await hosted.stop()
+    await server.close()
+    logger.info('stopped')
+    const stopped = {event: 'stopped', signal}
+    if (this.jsonEnabled()) process.stdout.write(JSON.stringify(stopped) + '\n')
+    // Everything is closed; exit now rather than wait on idle sockets of clients.
+    process.exit(0)
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * buildRegistryServer: everything `mesh serve registry` runs, assembled from
+ * a config — database (SQLite file or PostgreSQL), bus (local or NATS), the
+ * registry with its parts (search, probe, messaging), and the cluster relay
+ * on the same database and bus. The command only parses flags and serves.
+ */
+import {chmod, mkdir} from 'node:fs/promises'
+import type {Bus} from '../bus/bus.js'
+import {createLocalBus} from '../bus/bus.js'
+import {createBoardsPart} from '../cluster/boards/part.js'
+import {createPostgresBoardStore} from '../cluster/boards/postgres.js'
+import {createSqliteBoardStore} from '../cluster/boards/sqlite.js'
+import {createClusterAccess} from '../cluster/access.js'
+import {createRelay} from '../cluster/relay.js'
+import {createPostgresClusterStore} from '../cluster/store/postgres.js'
+import {createSqliteClusterStore} from '../cluster/store/sqlite.js'
+import type {MeshService} from '../http/service.js'
+import type {Logger} from '../lib/log.js'
+import {openPostgres, type PgPool} from '../store/postgres.js'
+import {openSqlite, type SqliteDatabase} from '../store/sqlite.js'
+import {createRegistryContext} from './context.js'
+import {createMessagingPart} from './messaging/index.js'
+import {createPostgresMessagingStore} from './messaging/store/postgres.js'
+import {createSqliteMessagingStore} from './messaging/store/sqlite.js'
+import {createProbePart} from './probe/part.js'
+import {createRegistry, type RegistryService} from './registry.js'
+import {createSearchPart} from './search/part.js'
+import {loadRegistrySecrets} from './shared-secrets.js'
+import {createPostgresRegistryStore} from './store/postgres.js'
+import {createSqliteRegistryStore} from './store/sqlite.js'
+import type {RegistryStore} from './store/store.js'
+import type {RegistryLimits} from './types.js'
+
+export interface RegistryServerConfig {
+  /** Data dir: `mesh.db` (SQLite), the secrets files. Created with mode 0700. */
+  dataDir: string
+  /** DECISIONS Public address: base of hub_url, handles, cluster ws URLs. */
+  publicUrl: string
+  logger: Logger
+  /** postgres://… — several nodes share it; default SQLite in the data dir. */
+  databaseUrl?: string
+  /** PostgreSQL schema (default public). */
+  databaseSchema?: string
+  /** nats://… — fan-out between nodes; default an in-process bus. */
+  natsUrl?: string
+  /** Subject prefix on NATS (default mesh). */
+  natsPrefix?: string
+  /** Probe and webhook private/loopback addresses (development, LAN). */
+  allowPrivateEndpoints?: boolean
+  limits?: Partial<RegistryLimits>
+  clock?: () => number
+  /** Serve the cluster relay from the same process (default true). */
+  relay?: boolean
+}
+
+export interface RegistryServer {
+  /** Registry first, then the relay: hand these to serve(). */
+  services: MeshService[]
+  registry: RegistryService
+  adminKey: string
+  storage: {kind: 'sqlite'; path: string} | {kind: 'postgres'}
+  bus: 'local' | 'nats'
+  /** Closes what the services do not own (stores, database, bus). Call after the host stopped. */
+  close(): Promise<void>
+}
+
+export async function buildRegistryServer(config: RegistryServerConfig): Promise<RegistryServer> {
+  await mkdir(config.dataDir, {recursive: true, mode: 0o700})
+  const closers: Array<() => Promise<void> | void> = []
+  const close = async () => {
+    for (const closer of closers.splice(0).reverse()) {
+      try {
+        await closer()
+      } catch (error) {
+        config.logger.warn('close failed', {error: String(error)})
+      }
+    }
+  }
+  try {
+    let db: SqliteDatabase | undefined
+    let pool: PgPool | undefined
+    let store: RegistryStore
+    if (config.databaseUrl) {
+      pool = await openPostgres({url: config.databaseUrl, schema: config.databaseSchema})
+      const opened = pool
+      closers.push(() => opened.end())
+      store = await createPostgresRegistryStore({pool})
+    } else {
+      db = openSqlite({dataDir: config.dataDir})
+      const opened = db
+      closers.push(() => void (opened.open && opened.close()))
+      // It holds api-key hashes and the shared secrets: owner-only, like the secret files.
+      for (const suffix of ['', '-wal', '-shm']) await chmod(db.name + suffix, 0o600).catch(() => {})
+      store = createSqliteRegistryStore({db})
+    }
+    const {jwtSecret, adminKey} = await loadRegistrySecrets(store, config.dataDir)
+
+    let bus: Bus
+    if (config.natsUrl) {
+      const {createNatsBus} = await import('../bus/nats.js')
+      bus = await createNatsBus({url: config.natsUrl, prefix: config.natsPrefix, name: 'mesh-registry'})
+    } else {
+      bus = createLocalBus()
+    }
+    closers.push(() => bus.close())
+
+    const context = createRegistryContext({store, bus, logger: config.logger, publicUrl: config.publicUrl, jwtSecret, adminKey, clock: config.clock, limits: config.limits})
+
+    // The cluster relay shares the database and bus (brief: one registry process serves both).
+    let relay: ReturnType<typeof createRelay> | undefined
+    if (config.relay ?? true) {
+      const clusterStore = pool ? await createPostgresClusterStore(pool) : createSqliteClusterStore(db!)
+      const boards = createBoardsPart({
+        clusters: createClusterAccess({store: clusterStore}),
+        store: pool ? await createPostgresBoardStore(pool) : createSqliteBoardStore(db!),
+        clock: config.clock,
+        logger: config.logger,
+      })
+      closers.push(() => boards.close())
+      relay = createRelay({store: clusterStore, bus, logger: config.logger, publicUrl: context.publicUrl, clock: config.clock, boards})
+    }
+
+    const parts = [
+      createSearchPart(context),
+      createProbePart(context, {allowPrivate: config.allowPrivateEndpoints}),
+      createMessagingPart(context, {
+        store: pool ? await createPostgresMessagingStore(pool) : createSqliteMessagingStore(db!),
+        channels: relay,
+        allowPrivateWebhooks: config.allowPrivateEndpoints,
+      }),
+    ]
+    const registry = createRegistry({context, parts})
+    return {
+      services: relay ? [registry, relay] : [registry],
+      registry,
+      adminKey,
+      storage: db ? {kind: 'sqlite', path: db.name} : {kind: 'postgres'},
+      bus: config.natsUrl ? 'nats' : 'local',
+      close,
+    }
+  } catch (error) {
+    await close()
+    throw error
+  }
+}
