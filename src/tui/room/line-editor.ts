@@ -88,9 +88,34 @@ export function applyKey(state: EditorState, input: string, key: EditorKey): Edi
     }
   }
   if (key.escape || key.tab || key.pageUp || key.pageDown || key.meta || input === '') return {state}
-  // A paste arrives as one string; line breaks in it become spaces (one line, one message).
-  const text = input.replace(/\r\n|\r|\n/g, ' ')
+  const text = input.replace(/[\r\n]/g, '')
   return {state: set(state, value.slice(0, cursor) + text + value.slice(cursor), cursor + text.length)}
+}
+
+/**
+ * Applies what one read from the terminal delivered. Fast typing, a paste
+ * or a key sender (tmux send-keys) can deliver text and Enter together
+ * ("hello\r"): each line break submits the line typed so far, as if Enter
+ * had been pressed there.
+ */
+export function applyInput(state: EditorState, input: string, key: EditorKey): {state: EditorState; submitted: string[]} {
+  const submitted: string[] = []
+  if (key.return || !/[\r\n]/.test(input)) {
+    const result = applyKey(state, input, key)
+    if (result.submitted !== undefined) submitted.push(result.submitted)
+    return {state: result.state, submitted}
+  }
+  const parts = input.split(/\r\n|\r|\n/)
+  let current = state
+  parts.forEach((part, index) => {
+    if (part !== '') current = applyKey(current, part, {}).state
+    if (index < parts.length - 1) {
+      const result = applyKey(current, '', {return: true})
+      current = result.state
+      submitted.push(result.submitted!)
+    }
+  })
+  return {state: current, submitted}
 }
 
 function browse(state: EditorState, step: -1 | 1): EditorState {

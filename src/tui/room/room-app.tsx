@@ -7,7 +7,7 @@ import {parseRoomLine} from '../../client/cluster-input.js'
 import type {RosterEntry} from '../../client/cluster-roster.js'
 import {isMeshError, type MeshError} from '../../lib/errors.js'
 import {InputLine} from './input-line.js'
-import {applyKey, emptyEditor, type EditorKey} from './line-editor.js'
+import {applyInput, emptyEditor, type EditorKey} from './line-editor.js'
 import {MessagePane} from './message-pane.js'
 import {initialRoomState, roomReducer} from './room-state.js'
 import {RosterPane} from './roster-pane.js'
@@ -107,10 +107,10 @@ export function RoomApp({source, clusterId, agent, onExit, now = Date.now}: Room
       const limit = Math.max(0, state.lines.length - paneHeight)
       return setScrollBack((back) => Math.max(0, Math.min(limit, back + (key.pageUp ? page : -page))))
     }
-    const result = applyKey(editorRef.current, input, key)
+    const result = applyInput(editorRef.current, input, key)
     editorRef.current = result.state
     setEditor(result.state)
-    if (result.submitted !== undefined) submit(result.submitted)
+    for (const line of result.submitted) submit(line)
   })
 
   const online = state.roster.filter((entry) => entry.status === 'online').length

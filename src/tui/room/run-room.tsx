@@ -23,8 +23,7 @@ export async function runRoom(options: RunRoomOptions): Promise<RoomEnd> {
   // Failures of the first connect arrive as the `fatal` event the view already handles.
   connection.connect().catch(() => {})
   const end = await ended
-  // Let the last state (the "deleted" line, the error) render before leaving.
-  await new Promise((resolve) => setTimeout(resolve, 50))
+  // Ink renders in legacy (synchronous) mode and unmount() flushes the last frame, so the final line is on screen.
   instance.unmount()
   await instance.waitUntilExit()
   connection.close()

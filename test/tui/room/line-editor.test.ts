@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {applyKey, emptyEditor, type EditorKey, type EditorState} from '../../../src/tui/room/line-editor.js'
+import {applyInput, applyKey, emptyEditor, type EditorKey, type EditorState} from '../../../src/tui/room/line-editor.js'
 
 /** Types a sequence of [input, key] presses; returns the final state and what was submitted. */
 function type(presses: [string, EditorKey?][], start: EditorState = emptyEditor()) {
@@ -39,8 +39,16 @@ describe('line editor', () => {
     expect(back).toMatchObject({value: 'dra', cursor: 3})
   })
 
-  it('turns a pasted multi-line text into one line and ignores navigation-only keys', () => {
-    expect(type([['a\r\nb\nc']]).state.value).toBe('a b c')
+  it('submits at each line break when text and Enter arrive in one read', () => {
+    const typed = type([['draft ']]).state
+    const result = applyInput(typed, 'one\rtwo\r\nthr', {})
+    expect(result.submitted).toEqual(['draft one', 'two'])
+    expect(result.state).toMatchObject({value: 'thr', cursor: 3})
+    expect(applyInput(emptyEditor(), 'solo\r', {}).submitted).toEqual(['solo'])
+    expect(applyInput(typed, '', {return: true}).submitted).toEqual(['draft '])
+  })
+
+  it('ignores navigation-only keys', () => {
     expect(type([['x'], ['', {pageUp: true}], ['', {escape: true}], ['', {tab: true}]]).state.value).toBe('x')
   })
 })
