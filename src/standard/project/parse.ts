@@ -1,5 +1,6 @@
 import {parseDocument} from 'yaml'
 import {parseFrontmatter, splitFrontmatter} from '../frontmatter.js'
+import {jsonErrorOffset} from './json-error.js'
 import {parseSimpleYaml} from './simple-yaml.js'
 import type {FileFormat, JsonlRecord, ParseProblem, ProjectFile} from './types.js'
 
@@ -28,11 +29,13 @@ function yamlProblem(error: unknown, startLine: number): ParseProblem {
 export function jsonProblem(error: unknown, text: string, lineOffset = 0): ParseProblem {
   const message = (error as Error).message ?? String(error)
   const match = /position (\d+)/.exec(message)
-  const offset = match ? Number(match[1]) : text.length
+  const offset = match ? Number(match[1]) : jsonErrorOffset(text)
   const before = text.slice(0, offset)
   const line = countNewlines(before) + 1
   const column = offset - (before.lastIndexOf('\n') + 1) + 1
-  return {line: line + lineOffset, column, message: message.replace(/\s*\(line \d+ column \d+\)/, '')}
+    // V8 quotes the whole text in some messages; keep the sentence, not the file.
+  const sentence = message.replace(/\s*\(line \d+ column \d+\)/, '').replace(/, ".*" is not valid JSON$/s, '')
+  return {line: line + lineOffset, column, message: `invalid JSON: ${sentence}`}
 }
 
 /** Fills the parsed fields of `file` from its text, by format. Never throws. */

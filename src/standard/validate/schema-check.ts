@@ -66,8 +66,14 @@ export function checkFileSchema(file: ProjectFile, findings: FindingCollector): 
 function report(file: ProjectFile, schema: string, data: unknown, errors: ErrorObject[], findings: FindingCollector, recordLine?: number): void {
   const root = getValidator(schema).schema as Record<string, unknown>
   const seen = new Set<string>()
+  const valueErrorAt = new Set<string>()
   for (const error of errors) {
     if (error.keyword === 'if') continue // ajv's "must match then" echo; the then-error says what is wrong
+    if (error.schemaPath.includes('/contains/')) continue // per-item misses of a `contains`; its own error says it
+    // One finding per offending value: "yesterday" fails both format and pattern; say it once.
+    const perKey = error.keyword === 'required' || error.keyword === 'additionalProperties'
+    if (!perKey && valueErrorAt.has(error.instancePath)) continue
+    if (!perKey) valueErrorAt.add(error.instancePath)
     const message = describe(error, data, root)
     const pointer =
       error.keyword === 'additionalProperties'

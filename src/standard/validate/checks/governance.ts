@@ -95,7 +95,17 @@ function classifyIndexLine(text: string): IndexLine {
 function checkIndexMap(file: ProjectFile, {findings}: RuleContext): void {
   if (file.body === undefined) return
   const lines = file.body.split('\n')
-  const kinds = lines.map(classifyIndexLine)
+  // Lines inside a ``` or ~~~ fence are code, whatever they look like.
+  let fence: string | undefined
+  const kinds = lines.map((text): IndexLine => {
+    const marker = /^\s*(```|~~~)/.exec(text)?.[1]
+    if (fence) {
+      if (marker === fence) fence = undefined
+      return 'content'
+    }
+    if (marker) fence = marker
+    return classifyIndexLine(text)
+  })
   const start = file.bodyStartLine ?? 1
   let reported = 0
   for (let index = 0; index < lines.length && reported < MAX_INDEX_FINDINGS; index++) {
