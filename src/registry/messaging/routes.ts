@@ -2,7 +2,7 @@ import Router from '@koa/router'
 import type {Context, Middleware} from 'koa'
 import {readJsonObject} from '../../http/json-body.js'
 import {createRateLimiter} from '../../http/rate-limit.js'
-import {notFound} from '../../lib/errors.js'
+import {isMeshError, notFound} from '../../lib/errors.js'
 import {LEGACY_DEPRECATION} from '../constants.js'
 import {MAX_MESSAGE_BODY_BYTES, SEND_RATE_LIMIT, SEND_RATE_WINDOW_MS} from './constants.js'
 import {checkMessage, type MessagingService} from './service.js'
@@ -73,7 +73,13 @@ export function createMessagingRoutes(options: MessagingRoutesOptions): Middlewa
     checkMessage(from, value.payload)
     sendLimiter.hit(from)
     const channelId = ctx.params.channelId as string
-    const result = options.channels ? await options.channels.broadcast(channelId, from, value.payload) : null
+    let result: {delivered: number} | null = null
+    try {
+      result = options.channels ? await options.channels.broadcast(channelId, from, value.payload) : null
+    } catch (error) {
+      // The relay's own "no such cluster" becomes this route's code.
+      if (!(isMeshError(error) && error.kind === 'not_found')) throw error
+    }
     if (!result) throw notFound('unknown_channel', `No channel ${channelId}: a channel id is a cluster id`)
     ctx.body = {ok: true, delivered: result.delivered}
   })

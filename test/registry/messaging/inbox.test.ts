@@ -1,6 +1,7 @@
 import request from 'supertest'
 import {beforeEach, describe, expect, it} from 'vitest'
 import {createHostApp} from '../../../src/http/host.js'
+import {notFound} from '../../../src/lib/errors.js'
 import {silentLogger} from '../../../src/lib/log.js'
 import {LEGACY_DEPRECATION} from '../../../src/registry/constants.js'
 import {createMessagingPart, type ChannelBroadcaster} from '../../../src/registry/messaging/index.js'
@@ -150,7 +151,8 @@ describe('channel broadcast', () => {
     const t = await setup({
       async broadcast(clusterId, from, payload) {
         calls.push([clusterId, from, payload])
-        return clusterId === 'cl_known' ? {delivered: 3} : null
+        if (clusterId !== 'cl_known') throw notFound('cluster_not_found', 'No such cluster')
+        return {delivered: 3}
       },
     })
     const ok = await t.as('ann').send({payload: {hi: 1}}, '/agents/channels/cl_known/send')
