@@ -1,0 +1,219 @@
+/**
+ * Client of the relay's board and post routes (docs/boards.md):
+ * `/v1/clusters/:id/boards…`. Relay errors become MeshErrors that keep the
+ * relay's stable code (`age_gated`, `board_not_found`, …) and field.
+ */
+import {MeshError, type ErrorKind} from '../lib/errors.js'
+import {resolveRelayUrl} from './cluster-client.js'
+import {REST_TIMEOUT_MS} from './cluster-constants.js'
+
+export type PostTtl = '24h' | '7d' | '30d' | '1y' | 'forever'
+
+/** spec: props inherited cluster → board → post. */
+export interface BoardProps {
+  where?: {lat: number; lon: number; label?: string}
+  lang?: string
+  age_min?: number
+}
+
+export interface Board {
+  board_id: string
+  cluster_id: string
+  slug: string
+  title: string
+  /** Only on the single-board read and on create. */
+  charter?: string
+  props: BoardProps
+  effective_props: BoardProps
+  age_gated: boolean
+  created_at: string
+}
+
+export interface Post {
+  post_id: string
+  board_id: string
+  board: string
+  cluster_id: string
+  author: string
+  title: string
+  body: string
+  ttl: PostTtl
+  props: BoardProps
+  effective_props: BoardProps
+  created_at: string
+  expires_at: string | null
+  distance_km?: number
+}
+
+export interface BoardList {
+  boards: Board[]
+  count: number
+}
+
+export interface PostList {
+  posts: Post[]
+  count: number
+  next_cursor: string | null
+}
+
+export interface CreatedPost {
+  post: Post
+  /** Shown once: the only credential besides the admin token that deletes the post. */
+  delete_token: string
+}
+
+export interface BoardInput {
+  slug?: string
+  title: string
+  charter?: string
+  props?: BoardProps
+}
+
+export interface PostInput {
+  title: string
+  body: string
+  ttl: PostTtl
+  props?: BoardProps
+}
+
+export interface PostQuery {
+  near?: string
+  km?: number
+  lang?: string
+  adult?: boolean
+  limit?: number
+  cursor?: string
+}
+
+/** The `ck_` token (private clusters) and/or the `ak_` token (admin calls, reads too). */
+export interface Credentials {
+  token?: string
+  adminToken?: string
+}
+
+export interface BoardsClientOptions {
+  relay: string
+  fetch?: typeof fetch
+  timeoutMs?: number
+}
+
+const STATUS_KIND: Record<number, ErrorKind> = {400: 'invalid', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'invalid', 409: 'conflict', 413: 'too_large', 429: 'rate_limited', 503: 'unavailable'}
+
+const segment = (value: string) => encodeURIComponent(value)
+
+/** REST calls for boards and posts on one relay. */
+export class BoardsClient {
+  readonly relay: string
+  private readonly fetch: typeof fetch
+  private readonly timeoutMs: number
+
+  constructor(options: BoardsClientOptions) {
+    this.relay = options.relay
+    this.fetch = options.fetch ?? globalThis.fetch
+    this.timeoutMs = options.timeoutMs ?? REST_TIMEOUT_MS
+  }
+
+  /** `GET …/boards` → `{boards, count}`. */
+  listBoards(cluster: string, credentials: Credentials = {}): Promise<BoardList> {
+    return this.request('GET', boardsPath(cluster), {credentials})
+  }
+
+  /** `GET …/boards/:bid` → the board with its charter and effective props. */
+  async getBoard(cluster: string, board: string, credentials: Credentials = {}): Promise<Board> {
+    return (await this.request<{board: Board}>('GET', `${boardsPath(cluster)}/${segment(board)}`, {credentials})).board
+  }
+
+  /** `POST …/boards` with the admin token. */
+  async createBoard(cluster: string, input: BoardInput, adminToken: string): Promise<Board> {
+    return (await this.request<{board: Board}>('POST', boardsPath(cluster), {body: input, credentials: {adminToken}})).board
+  }
+
+  /** `DELETE …/boards/:bid` with the admin token; the board's posts go too. */
+  deleteBoard(cluster: string, board: string, adminToken: string): Promise<{ok: true; board_id: string}> {
+    return this.request('DELETE', `${boardsPath(cluster)}/${segment(board)}`, {credentials: {adminToken}})
+  }
+
+  /** `GET …/posts?near&km&lang&adult&limit&cursor`. */
+  listPosts(cluster: string, board: string, query: PostQuery = {}, credentials: Credentials = {}): Promise<PostList> {
+    const params = new URLSearchParams()
+    if (query.near !== undefined) params.set('near', query.near)
+    if (query.km !== undefined) params.set('km', String(query.km))
+    if (query.lang !== undefined) params.set('lang', query.lang)
+    if (query.adult) params.set('adult', '1')
+    if (query.limit !== undefined) params.set('limit', String(query.limit))
+    if (query.cursor !== undefined) params.set('cursor', query.cursor)
+    return this.request('GET', postsPath(cluster, board), {params, credentials})
+  }
+
+  /** `POST …/posts?agent=` → the post and its one-time delete token. */
+  createPost(cluster: string, board: string, agent: string, input: PostInput, credentials: Credentials = {}): Promise<CreatedPost> {
+    return this.request('POST', postsPath(cluster, board), {params: new URLSearchParams({agent}), body: input, credentials})
+  }
+
+  /** `GET …/posts/:pid`; `adult` asserts adulthood for gated posts. */
+  async getPost(cluster: string, board: string, postId: string, options: Credentials & {adult?: boolean} = {}): Promise<Post> {
+    const params = options.adult ? new URLSearchParams({adult: '1'}) : undefined
+    return (await this.request<{post: Post}>('GET', `${postsPath(cluster, board)}/${segment(postId)}`, {params, credentials: options})).post
+  }
+
+  /** `DELETE …/posts/:pid` with the post's delete token (plus the `ck_` token on a private cluster) or the admin token. */
+  deletePost(cluster: string, board: string, postId: string, options: Credentials & {deleteToken?: string}): Promise<{ok: true; post_id: string}> {
+    const headers: Record<string, string> = options.deleteToken ? {'x-delete-token': options.deleteToken} : {}
+    return this.request('DELETE', `${postsPath(cluster, board)}/${segment(postId)}`, {credentials: options, headers})
+  }
+
+  private async request<T>(
+    method: string,
+    path: string,
+    options: {body?: unknown; params?: URLSearchParams; credentials?: Credentials; headers?: Record<string, string>} = {},
+  ): Promise<T> {
+    const url = new URL(path.replace(/^\//, ''), this.relay.endsWith('/') ? this.relay : this.relay + '/')
+    if (url.protocol === 'ws:') url.protocol = 'http:'
+    if (url.protocol === 'wss:') url.protocol = 'https:'
+    if (options.params) url.search = options.params.toString()
+    // The admin token also opens a private cluster, so it wins when both are given.
+    const token = options.credentials?.adminToken ?? options.credentials?.token
+    const headers: Record<string, string> = {accept: 'application/json', ...options.headers}
+    if (token) headers['x-cluster-token'] = token
+    if (options.body !== undefined) headers['content-type'] = 'application/json'
+    let response: Response
+    try {
+      response = await this.fetch(url, {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      })
+    } catch (error) {
+      const reason = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)
+      throw new MeshError('unavailable', 'relay_unreachable', `Cannot reach the relay at ${this.relay}: ${reason}`, {cause: error})
+    }
+    const text = await response.text()
+    let body: unknown
+    try {
+      body = text === '' ? undefined : JSON.parse(text)
+    } catch {
+      body = undefined
+    }
+    if (!response.ok) throw relayError(response.status, body, `${method} ${url.pathname}`)
+    if (body === undefined) throw new MeshError('internal', 'relay_bad_answer', `The relay answered ${method} ${url.pathname} with no JSON body`)
+    return body as T
+  }
+}
+
+const boardsPath = (cluster: string) => `/v1/clusters/${segment(cluster)}/boards`
+const postsPath = (cluster: string, board: string) => `${boardsPath(cluster)}/${segment(board)}/posts`
+
+/** A relay HTTP error as a MeshError with the relay's code, message and field. */
+function relayError(status: number, body: unknown, what: string): MeshError {
+  const error = (body as {error?: {code?: unknown; message?: unknown; field?: unknown}} | undefined)?.error
+  const kind = STATUS_KIND[status] ?? (status >= 500 ? 'internal' : 'invalid')
+  const code = typeof error?.code === 'string' ? error.code : `http_${status}`
+  const message = typeof error?.message === 'string' ? error.message : `The relay answered ${status} to ${what}`
+  return new MeshError(kind, code, message, {field: typeof error?.field === 'string' ? error.field : undefined, details: {status}})
+}
+
+/** A client for the relay named by `--relay`, else `MESH_RELAY`, else the default. */
+export function createBoardsClient(options: Partial<BoardsClientOptions> = {}): BoardsClient {
+  return new BoardsClient({...options, relay: resolveRelayUrl(options.relay)})
+}
