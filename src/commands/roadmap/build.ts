@@ -18,7 +18,7 @@ Deterministic: the same files always give the same bytes, so the output never ch
     const {flags} = await this.parse(RoadmapBuild)
     const result = await buildRoadmap(await findProjectRoot(flags.dir))
     for (const file of result.files) this.log(`${file.changed ? 'written  ' : 'unchanged'}  ${file.path}`)
-    this.log(`${result.tasks} tasks, ${result.initiatives} initiatives.`)
+    this.log(`${result.tasks} task${result.tasks === 1 ? '' : 's'}, ${result.initiatives} initiative${result.initiatives === 1 ? '' : 's'}.`)
     for (const problem of result.problems) this.logToStderr(`Warning: ${problem.path}: ${problem.problem} (left out)`)
     return result
   }
