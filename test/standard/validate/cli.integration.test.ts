@@ -1,0 +1,142 @@
+import {execFileSync, spawnSync} from 'node:child_process'
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {makeRepo, taskFile, type FixtureRepo} from '../fixtures.js'
+
+// Runs the built binary (npm test builds dist/ and the manifest first).
+const BIN = join(__dirname, '..', '..', '..', 'bin', 'run.js')
+const run = (args: string[], options: {cwd?: string; nodeArgs?: string[]} = {}) => {
+  const result = spawnSync(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {cwd: options.cwd, encoding: 'utf8', env: {...process.env, NO_COLOR: '1'}})
+  return {code: result.status, stdout: result.stdout, stderr: result.stderr}
+}
+
+describe('mesh validate (built CLI)', () => {
+  let valid: FixtureRepo
+  let invalid: FixtureRepo
+  beforeAll(() => {
+    valid = makeRepo()
+    invalid = makeRepo({'.mesh/modules/api/tasks/API2-broken.md': taskFile({id: 'API2', status: 'wip', depends_on: ['API99']}), '.mesh/docs/INDEX.md': '# Docs\n\nA paragraph\nof two lines.\n'})
+  })
+  afterAll(() => {
+    valid.cleanup()
+    invalid.cleanup()
+  })
+
+  it('exits 0 on a valid folder with a summary line', () => {
+    const result = run(['validate', valid.root])
+    expect(result.code).toBe(0)
+    expect(result.stdout.trim()).toMatch(/^✓ no problems — 21 files checked$/)
+  })
+
+  it('defaults to the current folder', () => {
+    expect(run(['validate'], {cwd: valid.root}).code).toBe(0)
+  })
+
+  it('exits 1 with findings grouped by file', () => {
+    const result = run(['validate', invalid.root])
+    expect(result.code).toBe(1)
+    expect(result.stdout).toContain('.mesh/modules/api/tasks/API2-broken.md\n  4:9')
+    expect(result.stdout).toContain('task-depends')
+    expect(result.stdout).toContain('r6-index-map')
+    expect(result.stdout.trim().split('\n').at(-1)).toMatch(/^✖ 2 errors, 1 warning, 0 infos — 22 files checked$/)
+  })
+
+  it('--format json and --json print the report', () => {
+    for (const flags of [['--format', 'json'], ['--json']]) {
+      const result = run(['validate', invalid.root, ...flags])
+      expect(result.code).toBe(1)
+      const report = JSON.parse(result.stdout)
+      expect(report).toMatchObject({ok: false, summary: {errors: 2, warnings: 1}})
+      expect(report.findings[0]).toEqual(expect.objectContaining({file: expect.any(String), line: expect.any(Number), column: expect.any(Number), rule: expect.any(String), severity: expect.any(String), message: expect.any(String)}))
+    }
+  })
+
+  it('--format github prints annotations relative to the working directory', () => {
+    // Run from the folder holding the repo, as a CI checkout would: paths carry the repo folder's name.
+    const name = invalid.root.split('/').pop() as string
+    const result = run(['validate', name, '--format', 'github'], {cwd: join(invalid.root, '..')})
+    expect(result.code).toBe(1)
+    expect(result.stdout).toMatch(new RegExp(`^::error file=${name}/\\.mesh/modules/api/tasks/API2-broken\\.md,line=4,col=9,title=schema::`, 'm'))
+    expect(result.stdout).toContain('::warning file=')
+  })
+
+  it('--format sarif prints a SARIF 2.1.0 log', () => {
+    const result = run(['validate', invalid.root, '--format', 'sarif'])
+    expect(result.code).toBe(1)
+    const sarif = JSON.parse(result.stdout)
+    expect(sarif.version).toBe('2.1.0')
+    expect(sarif.runs[0].results).toHaveLength(3)
+    expect(sarif.runs[0].tool.driver.rules.length).toBeGreaterThan(40)
+  })
+
+  it('--verbose lists skipped paths', () => {
+    const repo = makeRepo({'.mesh/credentials/invite.url': 'https://x.example/secret'})
+    try {
+      const result = run(['validate', repo.root, '--verbose'])
+      expect(result.code).toBe(0)
+      expect(result.stdout).toContain('.mesh/credentials/  secrets (deny-list): never read')
+    } finally {
+      repo.cleanup()
+    }
+  })
+
+  it('exits 2 on usage errors: missing folder, unknown flag, bad format', () => {
+    const missing = run(['validate', '/nonexistent/mesh-repo'])
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain('No such directory: /nonexistent/mesh-repo')
+    expect(missing.stderr).not.toMatch(/\n\s+at /)
+    expect(run(['validate', valid.root, '--bogus']).code).toBe(2)
+    expect(run(['validate', valid.root, '--format', 'xml']).code).toBe(2)
+  })
+
+  it('neither --help nor a run loads Koa, ws, Ink, React or SQLite', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mesh-hook-'))
+    try {
+      const log = join(dir, 'loaded.txt')
+      writeFileSync(log, '')
+      writeFileSync(join(dir, 'hooks.mjs'), `import {appendFileSync} from 'node:fs'\nexport async function resolve(specifier, context, next) {\n  const result = await next(specifier, context)\n  appendFileSync(${JSON.stringify(log)}, result.url + '\\n')\n  return result\n}\n`)
+      writeFileSync(join(dir, 'register.mjs'), `import {register} from 'node:module'\nregister(${JSON.stringify('file://' + join(dir, 'hooks.mjs'))})\n`)
+      const nodeArgs = ['--import', join(dir, 'register.mjs')]
+      expect(run(['validate', '--help'], {nodeArgs}).code).toBe(0)
+      expect(run(['validate', valid.root], {nodeArgs}).code).toBe(0)
+      const loaded = readFileSync(log, 'utf8')
+      expect(loaded).toContain('/yaml/') // the hook did see the validator's imports
+      expect(loaded).not.toMatch(/node_modules\/(koa|ws|ink|react|better-sqlite3|pg|nats)\//)
+    } finally {
+      rmSync(dir, {recursive: true, force: true})
+    }
+  })
+
+  describe('--commits', () => {
+    let repo: string
+    beforeAll(() => {
+      repo = mkdtempSync(join(tmpdir(), 'mesh-git-'))
+      const git = (...args: string[]) => execFileSync('git', args, {cwd: repo, encoding: 'utf8'})
+      git('init', '-q', '-b', 'main')
+      git('config', 'user.email', 'dev@example.com')
+      git('config', 'user.name', 'Dev')
+      git('commit', '-q', '--allow-empty', '-m', 'chore(repo): start [GEN1]')
+      git('commit', '-q', '--allow-empty', '-m', 'feat(api): add login [API1]\n\nAgent: developer\nModel: claude-opus\nCo-authored-by: Dev <dev@example.com>')
+      git('commit', '-q', '--allow-empty', '-m', 'added stuff\n\nAgent: developer')
+    })
+    afterAll(() => rmSync(repo, {recursive: true, force: true}))
+
+    it('checks each commit of a range', () => {
+      const good = run(['validate', repo, '--commits', 'HEAD~2..HEAD~1', '--json'])
+      expect(good.code).toBe(0)
+      expect(JSON.parse(good.stdout)).toMatchObject({ok: true, summary: {files: 1, errors: 0}})
+      const all = run(['validate', repo, '--commits', 'HEAD~2..HEAD', '--json'])
+      expect(all.code).toBe(1)
+      const rules = JSON.parse(all.stdout).findings.map((finding: {rule: string}) => finding.rule)
+      expect(rules).toEqual(['commit-format', 'commit-trailers', 'commit-trailers'])
+    })
+
+    it('exits 2 on a bad range', () => {
+      const result = run(['validate', repo, '--commits', 'nope..HEAD'])
+      expect(result.code).toBe(2)
+      expect(result.stderr).toContain('cannot read commits nope..HEAD')
+    })
+  })
+})
