@@ -16,8 +16,9 @@ import {clusterSubject, NODE_HEARTBEAT_MS, NODE_STALE_MS} from './constants.js'
 import {encodeEnvelope} from './envelope.js'
 import {Room} from './room.js'
 import type {PresenceEntry, ClusterStore} from './store/store.js'
-import type {BoardsPart, RelayLimits, ResolvedTags} from './types.js'
-import {errorFrame, messageFrame, payloadText, parseClientFrame, type ClosedReason} from './ws/frames.js'
+import type {BoardsPart, RelayLimits} from './types.js'
+import {Wall} from './wall.js'
+import {errorFrame, type ClosedReason} from './ws/frames.js'
 import {Member, type MemberIdentity} from './ws/member.js'
 
 export interface HubOptions {
@@ -35,8 +36,12 @@ export class Hub {
   private nodeAlive: Promise<void> | null = null
   private timers: NodeJS.Timeout[] = []
   private stopped = false
+  /** Sends of members and of the server side. */
+  readonly wall: Wall
 
-  constructor(private readonly o: HubOptions) {}
+  constructor(private readonly o: HubOptions) {
+    this.wall = new Wall(this, o)
+  }
 
   get nodeId() {
     return this.o.bus.nodeId
@@ -75,7 +80,7 @@ export class Hub {
       onGone: (m) => this.leave(m),
       joined: new Promise<boolean>((resolve) => (joined = resolve)),
     })
-    ws.on('message', (data: Buffer, isBinary: boolean) => this.onClientFrame(member, data, isBinary))
+    ws.on('message', (data: Buffer, isBinary: boolean) => this.wall.onClientFrame(member, data, isBinary))
     this.members.add(member)
     ws.once('close', () => this.members.delete(member))
     let room: Room | null = null
@@ -86,7 +91,8 @@ export class Hub {
     } catch (error) {
       this.o.logger.error('join failed', {cluster_id: clusterId, error: String(error)})
       if (room) this.release(room)
-      member.close('server_shutdown')
+      if (this.stopped) member.close('server_shutdown')
+      else member.fail(errorFrame('unavailable', 'the relay cannot admit members right now; retry later'))
       joined(false)
       return
     }
@@ -174,62 +180,9 @@ export class Hub {
     this.disposeIfEmpty(room)
   }
 
-  private publish(clusterId: string, header: Parameters<typeof encodeEnvelope>[0], frame?: Buffer) {
+  /** Tells the other nodes (those with members in the cluster). */
+  publish(clusterId: string, header: Parameters<typeof encodeEnvelope>[0], frame?: Buffer) {
     this.o.bus.publish(clusterSubject(clusterId), encodeEnvelope(header, frame))
-  }
-
-  /** Size and rate are checked as frames arrive; delivery waits in the member's queue. */
-  private onClientFrame(member: Member, data: Buffer, isBinary: boolean) {
-    if (member.closing) return
-    const {maxFrameBytes, messagesPerWindow, messageWindowMs} = this.o.limits
-    let refusal: Buffer | null = null
-    if (data.length > maxFrameBytes) {
-      refusal = errorFrame('frame_too_large', `frame is ${data.length} bytes; the limit is ${maxFrameBytes} (send larger content as stream chunks or media urls)`)
-    } else {
-      const wait = member.takeMessage(messagesPerWindow, messageWindowMs)
-      if (wait > 0) refusal = errorFrame('rate_limited', `more than ${messagesPerWindow} messages in ${messageWindowMs} ms; message dropped, retry in ${wait} s`)
-      else if (isBinary) refusal = errorFrame('invalid_frame', 'binary frames are not accepted; send text (a string or JSON)')
-    }
-    const queued = member.enqueue(() => (refusal ? void member.send(refusal) : this.send(member, data.toString('utf8'))))
-    if (!queued) member.send(errorFrame('busy', 'too many messages waiting; message dropped'))
-  }
-
-  /** spec Events: one `message` per connected recipient, an `ack` to the sender. */
-  private async send(member: Member, text: string) {
-    const parsed = parseClientFrame(text)
-    if (!parsed.ok) return void member.send(errorFrame('invalid_frame', parsed.detail))
-    const {to, payload} = parsed.send
-    const tags = await this.resolveTags(member.clusterId, payload)
-    const room = this.rooms.get(member.clusterId)
-    if (member.closing || !room) return
-    const frame = messageFrame({from: member.identity.agent, fromDid: member.identity.did, to, ts: new Date(this.o.clock()).toISOString(), payload, tags})
-    if (to === null) room.deliverAll(frame, member.id)
-    else room.deliverDirect(frame, to, member.id)
-    this.publish(member.clusterId, {k: 'msg', node: this.nodeId, to}, frame)
-    member.sendFrame({type: 'ack', to, delivered: room.roster.countVisible(to, member.id)})
-  }
-
-  private async resolveTags(clusterId: string, payload: unknown): Promise<ResolvedTags | undefined> {
-    const text = payloadText(payload)
-    if (!this.o.boards || !text || !text.includes('#')) return undefined
-    try {
-      return await this.o.boards.resolveTags(clusterId, text)
-    } catch (error) {
-      this.o.logger.warn('hashtag resolution failed', {cluster_id: clusterId, error: String(error)})
-      return undefined
-    }
-  }
-
-  /** A broadcast without a socket (the registry's legacy channel route). */
-  async broadcastAs(clusterId: string, from: string, payload: unknown): Promise<{delivered: number}> {
-    const tags = await this.resolveTags(clusterId, payload)
-    const frame = messageFrame({from, fromDid: null, to: null, ts: new Date(this.o.clock()).toISOString(), payload, tags})
-    const room = this.rooms.get(clusterId)
-    room?.deliverAll(frame)
-    this.publish(clusterId, {k: 'msg', node: this.nodeId, to: null}, frame)
-    if (room?.unsubscribe) return {delivered: room.roster.countVisible(null)}
-    const entries = await this.o.store.listPresence(clusterId, this.aliveSince())
-    return {delivered: entries.filter((e) => e.vis !== 'ghost').length}
   }
 
   /** The cluster is gone (already removed from the store): close its sockets here and on every node. */

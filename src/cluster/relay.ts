@@ -47,7 +47,7 @@ export function createRelay(options: RelayOptions): RelayService {
     async broadcast(clusterId, from, payload) {
       const cluster = await clusters.get(clusterId)
       if (!cluster || cluster.cluster_id !== clusterId) throw notFound('cluster_not_found', 'No such cluster')
-      return hub.broadcastAs(clusterId, from, payload)
+      return hub.wall.broadcastAs(clusterId, from, payload)
     },
   }
 }

@@ -10,7 +10,7 @@ import type {ResolvedTags} from '../types.js'
 export type ClosedReason = 'deleted' | 'slow_consumer' | 'server_shutdown' | 'idle'
 
 /** Stable codes that open an `error` frame's detail. */
-export type ErrorFrameCode = 'frame_too_large' | 'rate_limited' | 'invalid_frame' | 'busy'
+export type ErrorFrameCode = 'frame_too_large' | 'rate_limited' | 'invalid_frame' | 'busy' | 'unavailable'
 
 export interface ReadyFrame {
   type: 'ready'

@@ -111,10 +111,16 @@ export class Member {
     this.markGone()
   }
 
-  /** Destroys the socket at once (missed pong: the peer is gone). */
-  terminate() {
+  /** The relay cannot serve this socket (storage down): an `error` frame, then close 1011. */
+  fail(detail: Buffer) {
+    if (this.closing) return
     this.closing = true
-    this.ws.terminate()
+    const ws = this.ws
+    if (ws.readyState === ws.OPEN) {
+      ws.send(detail, {binary: false})
+      ws.close(1011, 'unavailable')
+      setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref()
+    } else ws.terminate()
     this.markGone()
   }
 

@@ -1,0 +1,71 @@
+/**
+ * The Wall (spec: What the service does — live chat, broadcast or direct):
+ * checks each client frame, resolves hashtags, serializes the `message`
+ * frame once, hands the same bytes to every local recipient and to the other
+ * nodes, and acks the sender with the number of visible sockets reached.
+ */
+import type {Hub, HubOptions} from './hub.js'
+import type {ResolvedTags} from './types.js'
+import {errorFrame, messageFrame, parseClientFrame, payloadText} from './ws/frames.js'
+import type {Member} from './ws/member.js'
+
+export class Wall {
+  constructor(
+    private readonly hub: Hub,
+    private readonly o: HubOptions,
+  ) {}
+
+  /** Size and rate are checked as frames arrive; delivery waits in the member's queue. */
+  onClientFrame(member: Member, data: Buffer, isBinary: boolean) {
+    if (member.closing) return
+    const {maxFrameBytes, messagesPerWindow, messageWindowMs} = this.o.limits
+    let refusal: Buffer | null = null
+    if (data.length > maxFrameBytes) {
+      refusal = errorFrame('frame_too_large', `frame is ${data.length} bytes; the limit is ${maxFrameBytes} (send larger content as stream chunks or media urls)`)
+    } else {
+      const wait = member.takeMessage(messagesPerWindow, messageWindowMs)
+      if (wait > 0) refusal = errorFrame('rate_limited', `more than ${messagesPerWindow} messages in ${messageWindowMs} ms; message dropped, retry in ${wait} s`)
+      else if (isBinary) refusal = errorFrame('invalid_frame', 'binary frames are not accepted; send text (a string or JSON)')
+    }
+    const queued = member.enqueue(() => (refusal ? void member.send(refusal) : this.send(member, data.toString('utf8'))))
+    if (!queued) member.send(errorFrame('busy', 'too many messages waiting; message dropped'))
+  }
+
+  /** spec Events: one `message` per connected recipient, an `ack` to the sender. */
+  private async send(member: Member, text: string) {
+    const parsed = parseClientFrame(text)
+    if (!parsed.ok) return void member.send(errorFrame('invalid_frame', parsed.detail))
+    const {to, payload} = parsed.send
+    const tags = await this.resolveTags(member.clusterId, payload)
+    const room = this.hub.rooms.get(member.clusterId)
+    if (member.closing || !room) return
+    const frame = messageFrame({from: member.identity.agent, fromDid: member.identity.did, to, ts: new Date(this.o.clock()).toISOString(), payload, tags})
+    if (to === null) room.deliverAll(frame, member.id)
+    else room.deliverDirect(frame, to, member.id)
+    this.hub.publish(member.clusterId, {k: 'msg', node: this.hub.nodeId, to}, frame)
+    member.sendFrame({type: 'ack', to, delivered: room.roster.countVisible(to, member.id)})
+  }
+
+  private async resolveTags(clusterId: string, payload: unknown): Promise<ResolvedTags | undefined> {
+    const text = payloadText(payload)
+    if (!this.o.boards || !text || !text.includes('#')) return undefined
+    try {
+      return await this.o.boards.resolveTags(clusterId, text)
+    } catch (error) {
+      this.o.logger.warn('hashtag resolution failed', {cluster_id: clusterId, error: String(error)})
+      return undefined
+    }
+  }
+
+  /** A broadcast without a socket (the registry's legacy channel route). */
+  async broadcastAs(clusterId: string, from: string, payload: unknown): Promise<{delivered: number}> {
+    const tags = await this.resolveTags(clusterId, payload)
+    const frame = messageFrame({from, fromDid: null, to: null, ts: new Date(this.o.clock()).toISOString(), payload, tags})
+    const room = this.hub.rooms.get(clusterId)
+    room?.deliverAll(frame)
+    this.hub.publish(clusterId, {k: 'msg', node: this.hub.nodeId, to: null}, frame)
+    if (room?.unsubscribe) return {delivered: room.roster.countVisible(null)}
+    const entries = await this.o.store.listPresence(clusterId, this.hub.aliveSince())
+    return {delivered: entries.filter((e) => e.vis !== 'ghost').length}
+  }
+}
