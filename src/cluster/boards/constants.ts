@@ -36,9 +36,9 @@ export const POST_TITLE_MAX_CHARS = 200
 export const POST_BODY_MAX_BYTES = 16 * 1024
 export const AGENT_HANDLE_MAX_CHARS = 128
 
-/** Request body caps: a post body may triple in size once JSON-escaped. */
+/** Request body caps: JSON escapes (\uXXXX) can grow text up to six times. */
 export const BOARD_REQUEST_MAX_BYTES = 32 * 1024
-export const POST_REQUEST_MAX_BYTES = 96 * 1024
+export const POST_REQUEST_MAX_BYTES = 128 * 1024
 
 /** Half the Earth's circumference: a larger radius covers the globe anyway. */
 export const MAX_RADIUS_KM = 20_040

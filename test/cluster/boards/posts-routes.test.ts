@@ -87,6 +87,16 @@ describe('post routes', () => {
       expect(repeated.body.error.field).toBe('agent')
     })
 
+    it('accepts a full 16 KB body however it is escaped, and answers 413 beyond the request cap', async () => {
+      const escaped = '\u0001'.repeat(16 * 1024)
+      const full = await world.http().post(posts(pub)).query({agent: 'ann'}).send({title: 't', body: escaped, ttl: '7d'})
+      expect(full.status).toBe(201)
+      expect(full.body.post.body).toBe(escaped)
+      const huge = await world.http().post(posts(pub)).query({agent: 'ann'}).send({title: 't', body: 'x'.repeat(140 * 1024), ttl: '7d'})
+      expect(huge.status).toBe(413)
+      expect(huge.body.error.code).toBe('body_too_large')
+    })
+
     it('answers 404 for an unknown board and for a private cluster without its token', async () => {
       const unknown = await world.http().post(posts(pub, 'nope')).query({agent: 'ann'}).send({title: 't', body: 'b', ttl: '7d'})
       expect(unknown.status).toBe(404)
