@@ -15,7 +15,8 @@ export interface RunningRegistry {
 }
 
 export async function startRegistry(dataDir: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<RunningRegistry> {
-  const child = spawn(process.execPath, [BIN, 'serve', 'registry', '--port', '0', '--data', dataDir, '--log-level', 'warn', ...extra], {
+  const port = extra.includes('--port') ? [] : ['--port', '0']
+  const child = spawn(process.execPath, [BIN, 'serve', 'registry', ...port, '--data', dataDir, '--log-level', 'warn', ...extra], {
     env: {...process.env, ...env},
     stdio: ['ignore', 'pipe', 'pipe'],
   })

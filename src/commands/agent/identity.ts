@@ -1,0 +1,32 @@
+import {Args, Flags} from '@oclif/core'
+import {MeshCommand} from '../../cli/base-command.js'
+import {DEFAULT_REGISTRY_URL, REGISTRY_ENV} from '../../client/search-client.js'
+
+export default class AgentIdentity extends MeshCommand {
+  static override description = "Show an agent's identity attestation: its registered Ed25519 key as did:key, handle, endpoint and whether the key was verified."
+
+  static override examples = ['<%= config.bin %> agent identity my-agent', '<%= config.bin %> agent identity my-agent --json']
+
+  static override args = {agent_id: Args.string({description: 'agent id', required: true})}
+
+  static override flags = {
+    registry: Flags.string({description: `registry base URL (default ${DEFAULT_REGISTRY_URL})`, env: REGISTRY_ENV}),
+  }
+
+  async run() {
+    const {args, flags} = await this.parse(AgentIdentity)
+    const {createRegistryClient, resolveRegistryUrl} = await import('../../client/registry-client.js')
+    const attestation = await createRegistryClient({registry: resolveRegistryUrl(flags.registry)}).identity(args.agent_id)
+    if (!this.jsonEnabled()) {
+      this.log(`agent_id    ${attestation.agent_id}`)
+      this.log(`handle      ${attestation.handle}`)
+      this.log(`did         ${attestation.did ?? 'no key bound'}`)
+      this.log(`pubkey      ${attestation.pubkey ?? '—'}`)
+      this.log(`verified    ${attestation.verified ? 'yes (bound with a signed proof)' : 'no'}`)
+      this.log(`endpoint    ${attestation.endpoint ?? '—'}`)
+      this.log(`registered  ${attestation.registered}`)
+      this.log(`online      ${attestation.online ? 'yes' : 'no'}`)
+    }
+    return attestation
+  }
+}
