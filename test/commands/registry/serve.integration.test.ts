@@ -20,6 +20,7 @@ async function start(data: string, extra: string[] = []) {
   running.push(server)
   return server
 }
+const json = async (res: Response): Promise<any> => res.json()
 const post = (url: string, body: unknown) => fetch(url, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify(body)})
 
 describe('mesh serve registry', () => {
@@ -29,10 +30,10 @@ describe('mesh serve registry', () => {
     expect(await (await fetch(`${server.url}/health`)).json()).toEqual({ok: true, service: 'registry'})
     const registered = await post(`${server.url}/v1/agents/register`, {agent_id: 'alpha'})
     expect(registered.status).toBe(201)
-    expect((await registered.json()).hub_url).toBe(server.url)
+    expect((await json(registered)).hub_url).toBe(server.url)
     expect((await fetch(`${server.url}/v1/clusters`)).status).toBe(200)
     const unknown = await fetch(`${server.url}/nope`)
-    expect([unknown.status, (await unknown.json()).error.code]).toEqual([404, 'not_found'])
+    expect([unknown.status, (await json(unknown)).error.code]).toEqual([404, 'not_found'])
     expect((await stat(join(data, 'registry-admin.key'))).mode & 0o777).toBe(0o600)
     expect((await stat(join(data, 'mesh.db'))).mode & 0o777).toBe(0o600)
     server.child.kill('SIGTERM')
@@ -43,8 +44,8 @@ describe('mesh serve registry', () => {
     const data = await tempData()
     const first = await start(data)
     const keys: Record<string, string> = {}
-    for (const id of ['alpha', 'bravo', 'charlie']) keys[id] = (await (await post(`${first.url}/v1/agents/register`, {agent_id: id, capabilities: [id]})).json()).api_key
-    const token = (await (await post(`${first.url}/v1/agents/token`, {agent_id: 'alpha', api_key: keys.alpha})).json()).token
+    for (const id of ['alpha', 'bravo', 'charlie']) keys[id] = (await json(await post(`${first.url}/v1/agents/register`, {agent_id: id, capabilities: [id]}))).api_key
+    const token = (await json(await post(`${first.url}/v1/agents/token`, {agent_id: 'alpha', api_key: keys.alpha}))).token
     const adminBefore = await readFile(join(data, 'registry-admin.key'), 'utf8')
     first.child.kill('SIGKILL')
     expect(await first.exited).toBe('SIGKILL')
