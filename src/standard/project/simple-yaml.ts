@@ -25,16 +25,20 @@ type Scalar = string | number | boolean | null
 
 /** Parses `text` if it is flat frontmatter YAML; `undefined` means "use the full parser". */
 export function parseSimpleYaml(text: string): Record<string, unknown> | undefined {
+  if (text.includes('\t')) return undefined
   const out: Record<string, unknown> = {}
   const lines = text.split('\n')
   let listKey: string | undefined // key whose value is an open block sequence
   let listIndent = -1
   for (let raw of lines) {
     if (raw.endsWith('\r')) raw = raw.slice(0, -1)
-    if (raw.includes('\t')) return undefined
-    const trimmed = raw.trim()
-    if (trimmed === '' || trimmed.startsWith('#')) continue
     const first = raw.charCodeAt(0)
+    // Fast skip of blank and comment lines; only lines starting with a space need trimming to tell.
+    if (raw === '' || first === 35 /* # */) continue
+    if (first === 32) {
+      const trimmed = raw.trim()
+      if (trimmed === '' || trimmed.startsWith('#')) continue
+    }
     if (first === 32 /* space */ || first === 45 /* - */) {
       if (listKey === undefined) return undefined
       const item = ITEM_LINE.exec(raw)
