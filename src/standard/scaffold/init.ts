@@ -1,6 +1,7 @@
-import {mkdir, readdir, readFile} from 'node:fs/promises'
+import {mkdir, readdir, readFile, stat} from 'node:fs/promises'
 import {join} from 'node:path'
 import {writeFileAtomic} from '../../lib/atomic-write.js'
+import {invalid} from '../../lib/errors.js'
 import {BOOTSTRAP_FILE, MESH_DIR, RENDER_TARGETS} from '../constants.js'
 import {createFileExclusive} from '../initiatives/exclusive-create.js'
 import {parseMarkedFile, renderTarget} from '../render/markers.js'
@@ -43,6 +44,8 @@ const m = (...parts: string[]) => [MESH_DIR, ...parts].join('/')
 export async function scaffoldProject(root: string, answers: InitAnswers, options: {now?: Date} = {}): Promise<ScaffoldResult> {
   const today = utcDate(options.now ?? new Date())
   const files: ScaffoldEntry[] = []
+  const existing = await stat(root).catch(() => undefined)
+  if (existing && !existing.isDirectory()) throw invalid('usage_dir_invalid', `${root} is a file, not a folder; nothing was written.`, {field: 'dir'})
   await mkdir(root, {recursive: true})
   const place = async (path: string, content: string) => {
     const created = await createFileExclusive(join(root, path), content)

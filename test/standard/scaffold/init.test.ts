@@ -150,3 +150,12 @@ describe('scaffoldProject', () => {
     expect(await read(root, '.mesh/public/cluster.yaml')).toBe(yaml)
   })
 })
+
+describe('scaffoldProject on a file', () => {
+  it('refuses a path that is a file, writing nothing', async () => {
+    const dir = await tempDir()
+    await writeFile(join(dir, 'file.txt'), 'x')
+    await expect(scaffoldProject(join(dir, 'file.txt'), completeAnswers({}, dir))).rejects.toMatchObject({code: 'usage_dir_invalid'})
+    expect(await readdir(dir)).toEqual(['file.txt'])
+  })
+})
