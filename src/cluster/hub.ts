@@ -36,6 +36,8 @@ export class Hub {
   private nodeAlive: Promise<void> | null = null
   private timers: NodeJS.Timeout[] = []
   private stopped = false
+  /** Leaves still being written, awaited on stop so their events go out before the bus closes. */
+  private readonly pending = new Set<Promise<void>>()
   /** Sends of members and of the server side. */
   readonly wall: Wall
 
@@ -71,6 +73,8 @@ export class Hub {
 
   /** Takes an upgraded socket into its cluster; it gets `ready` once joined. */
   async accept(ws: WebSocket, clusterId: string, identity: MemberIdentity): Promise<void> {
+    // A host that never called start() still gets keepalive and heartbeats once members arrive.
+    if (!this.stopped) this.start()
     // A socket error is followed by 'close'; without a listener it would crash the process.
     ws.on('error', () => {})
     let joined!: (ok: boolean) => void
@@ -174,8 +178,13 @@ export class Hub {
     const change = room.roster.remove(member.id)
     if (!room.closing) {
       room.announce(change)
-      this.publish(member.clusterId, {k: 'leave', node: this.nodeId, sid: member.id})
-      void this.o.store.removePresence(this.nodeId, member.id).catch((error) => this.o.logger.warn('presence removal failed', {error: String(error)}))
+      // Row first, event second: a node that subscribes in between reads a snapshot without the row.
+      const leaving = this.o.store
+        .removePresence(this.nodeId, member.id)
+        .catch((error) => this.o.logger.warn('presence removal failed', {error: String(error)}))
+        .then(() => this.publish(member.clusterId, {k: 'leave', node: this.nodeId, sid: member.id}))
+      this.pending.add(leaving)
+      void leaving.finally(() => this.pending.delete(leaving))
     }
     this.disposeIfEmpty(room)
   }
@@ -232,6 +241,7 @@ export class Hub {
     // Joined or still joining: each gets the frame; those joining see `closing` when their join resumes.
     for (const member of members) member.close('server_shutdown')
     await Promise.all(closed)
+    await Promise.all(this.pending)
     await this.o.bus.flush().catch(() => {})
     await this.o.store.removeNode(this.nodeId).catch((error) => this.o.logger.warn('presence cleanup failed', {error: String(error)}))
   }
