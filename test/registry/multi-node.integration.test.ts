@@ -1,0 +1,84 @@
+/**
+ * Two registry nodes on one PostgreSQL schema and one NATS server, as
+ * `mesh serve registry --database-url … --nats …` runs them: shared secrets,
+ * shared agents, nonces refused across nodes, events seen on both.
+ */
+import {mkdtemp, readFile, rm} from 'node:fs/promises'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {serve, type HostedServer} from '../../src/http/host.js'
+import {generateIdentityKeyPair} from '../../src/identity/keys.js'
+import {signRequest} from '../../src/identity/mesh-sig.js'
+import {silentLogger} from '../../src/lib/log.js'
+import {buildRegistryServer, type RegistryServer} from '../../src/registry/compose.js'
+import type {RegistryEvent} from '../../src/registry/types.js'
+import {dropSchema, NATS_URL, PG_URL, uniqueNatsPrefix, uniqueSchema} from '../support/backends.js'
+
+const schema = uniqueSchema('regnodes')
+const prefix = uniqueNatsPrefix()
+let root: string
+const nodes: Array<{server: RegistryServer; hosted: HostedServer}> = []
+
+async function startNode(name: string) {
+  const server = await buildRegistryServer({
+    dataDir: join(root, name),
+    publicUrl: 'https://registry.example',
+    logger: silentLogger,
+    databaseUrl: PG_URL,
+    databaseSchema: schema,
+    natsUrl: NATS_URL,
+    natsPrefix: prefix,
+  })
+  const hosted = await serve({services: server.services, logger: silentLogger, port: 0})
+  nodes.push({server, hosted})
+  return nodes.at(-1)!
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'mesh-nodes-'))
+  await startNode('a')
+  await startNode('b')
+})
+afterAll(async () => {
+  for (const node of nodes) {
+    await node.hosted.stop()
+    await node.server.close()
+  }
+  await dropSchema(schema)
+  await rm(root, {recursive: true, force: true})
+})
+
+const post = (url: string, body: string, headers: Record<string, string> = {}) =>
+  fetch(url, {method: 'POST', headers: {'content-type': 'application/json', ...headers}, body})
+
+describe('two registry nodes', () => {
+  it('share the JWT secret and admin key through the database', async () => {
+    const [a, b] = nodes
+    expect(a.server.adminKey).toBe(b.server.adminKey)
+    expect((await readFile(join(root, 'b', 'registry-admin.key'), 'utf8')).trim()).toBe(a.server.adminKey)
+    const registered = await (await post(`${a.hosted.url}/v1/agents/register`, JSON.stringify({agent_id: 'shared1'}))).json()
+    const patched = await fetch(`${b.hosted.url}/v1/agents/me`, {method: 'PATCH', headers: {authorization: `Bearer ${registered.token}`, 'content-type': 'application/json'}, body: '{"description":"via b"}'})
+    expect(patched.status).toBe(200)
+    const token = await post(`${b.hosted.url}/v1/agents/token`, JSON.stringify({agent_id: 'shared1', api_key: registered.api_key}))
+    expect(token.status).toBe(200)
+  })
+
+  it('refuses on node B a Mesh-Sig nonce already used on node A', async () => {
+    const [a, b] = nodes
+    const keys = generateIdentityKeyPair()
+    const body = JSON.stringify({agent_id: 'signed-x', pubkey: keys.publicKey})
+    const sig = signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: keys.privateKeyPem})
+    expect((await post(`${a.hosted.url}/v1/agents/register`, body, {'mesh-sig': sig})).status).toBe(201)
+    const replay = await post(`${b.hosted.url}/v1/agents/register`, body, {'mesh-sig': sig})
+    expect(replay.status).toBe(401)
+    expect((await replay.json()).error.code).toBe('nonce_reused')
+  })
+
+  it('delivers registry events to every node over NATS', async () => {
+    const [a, b] = nodes
+    const seenOnB = new Promise<RegistryEvent>((resolve) => b.server.registry.context.events.subscribe((e) => e.agent_id === 'evented' && resolve(e)))
+    await post(`${a.hosted.url}/v1/agents/register`, JSON.stringify({agent_id: 'evented'}))
+    expect(await seenOnB).toMatchObject({type: 'agent.registered', agent_id: 'evented'})
+  })
+})
