@@ -96,6 +96,15 @@ describe('createTask', () => {
     expect((await createTask(root, {module: 'general', title: 'b', status: 'cancelled'})).frontmatter.status).toBe('cancelled')
   })
 
+  it('round-trips titles YAML would otherwise misread', async () => {
+    const root = await tempProject()
+    for (const title of ['Fix: "quotes" #hash & more', '123', 'yes', '2026-01-05', '- leading dash', '@at [brackets] {braces}']) {
+      const task = await createTask(root, {module: 'general', title})
+      expect(parseFrontmatter(await readFile(join(root, task.path), 'utf8')).data, title).toMatchObject({title})
+    }
+    expect((await validateProject(root)).findings).toEqual([])
+  })
+
   it('highestNumber reads both the file name and the frontmatter id', () => {
     const record = (id: string, path: string) => ({id, module: 'm', path, relativePath: path, archived: false, data: {}})
     expect(highestNumber('A', [record('A2', '/x/A9-name.md'), record('B40', '/x/B40-b.md'), record('AB7', '/x/AB7-c.md')])).toBe(9)
