@@ -57,7 +57,7 @@ describe('two registry nodes', () => {
     const [a, b] = nodes
     expect(a.server.adminKey).toBe(b.server.adminKey)
     expect((await readFile(join(root, 'b', 'registry-admin.key'), 'utf8')).trim()).toBe(a.server.adminKey)
-    const registered: {token: string; api_key: string} = await (await post(`${a.hosted.url}/v1/agents/register`, JSON.stringify({agent_id: 'shared1'}))).json()
+    const registered = (await (await post(`${a.hosted.url}/v1/agents/register`, JSON.stringify({agent_id: 'shared1'}))).json()) as {token: string; api_key: string}
     const patched = await fetch(`${b.hosted.url}/v1/agents/me`, {method: 'PATCH', headers: {authorization: `Bearer ${registered.token}`, 'content-type': 'application/json'}, body: '{"description":"via b"}'})
     expect(patched.status).toBe(200)
     const token = await post(`${b.hosted.url}/v1/agents/token`, JSON.stringify({agent_id: 'shared1', api_key: registered.api_key}))
