@@ -80,3 +80,18 @@ describe('Mesh-Sig', () => {
     expect(parseMeshSig(header)).toMatchObject({pubkey: keys.publicKey, ts: NOW_S, nonce: 'nonce-0001'})
   })
 })
+
+describe('Mesh-Sig worked example (docs/registry.md)', () => {
+  // RFC 8032 test 1 secret key: a fixed key makes Ed25519's deterministic signature a stable vector.
+  const pem = '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ1hsZ3v/VpguoRK9JLsLMREScVpezJpGXA7rAMcrn9g\n-----END PRIVATE KEY-----\n'
+  const pubkey = '11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo='
+  const body = `{"agent_id":"alpha","capabilities":["translate"],"pubkey":"${pubkey}"}`
+  it('signs to the documented header and verifies', async () => {
+    const header = signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: pem, ts: 1781524800, nonce: 'q3BvX1k9cL0mT2aR'})
+    expect(header).toBe(
+      `v1 ${pubkey} 1781524800 q3BvX1k9cL0mT2aR uIE5jF+Ry6Cg5HckOKoSyy7eu3sVqinMON8Ov4QUrR6Hw7x+hmnsbbBpBGsylVcuUbJJeV9UpQTYdPYHPsiKBg==`,
+    )
+    const nonces = createMemoryNonceStore()
+    await expect(verifyMeshSig({header, method: 'POST', path: '/v1/agents/register', body, nonces, clock: () => 1781524800_000})).resolves.toMatchObject({pubkey})
+  })
+})
