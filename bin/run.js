@@ -1,5 +1,13 @@
 #!/usr/bin/env node
 // Production entry point: runs the compiled commands from dist/ through oclif.
-import {execute} from '@oclif/core'
-
-await execute({dir: import.meta.url})
+// `mesh --version` is answered before oclif loads (it costs ~120 ms of module
+// loading), in oclif's own format, so scripts that probe for mesh stay fast.
+const argv = process.argv.slice(2)
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+  const {readFileSync} = await import('node:fs')
+  const {version} = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+  process.stdout.write(`mesh/${version} ${process.platform}-${process.arch} node-${process.version}\n`)
+} else {
+  const {execute} = await import('@oclif/core')
+  await execute({dir: import.meta.url})
+}
