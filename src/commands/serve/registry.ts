@@ -37,6 +37,9 @@ Storage is SQLite in <data>/mesh.db unless --database-url names a PostgreSQL dat
     nats: Flags.string({description: 'NATS URL (nats://…) for fan-out between registry nodes', env: 'MESH_NATS_URL'}),
     'nats-prefix': Flags.string({description: 'subject prefix on NATS', default: 'mesh'}),
     'allow-private-endpoints': Flags.boolean({description: 'let the prober and webhooks reach private and loopback addresses (development, LAN)', default: false}),
+    'rate-limit-ip': Flags.integer({description: 'requests per minute per client IP on registry routes', default: 600, min: 1}),
+    'rate-limit-identity': Flags.integer({description: 'requests per minute per verified agent or signing key', default: 300, min: 1}),
+    'rate-limit-register': Flags.integer({description: 'registrations per hour per client IP', default: 60, min: 1}),
     'log-level': Flags.option({options: ['debug', 'info', 'warn', 'error'] as const, description: 'server log level (stderr)', default: 'info'})(),
   }
 
@@ -71,6 +74,11 @@ Storage is SQLite in <data>/mesh.db unless --database-url names a PostgreSQL dat
         natsUrl: flags.nats,
         natsPrefix: flags['nats-prefix'],
         allowPrivateEndpoints: flags['allow-private-endpoints'],
+        limits: {
+          perIpPerMinute: flags['rate-limit-ip'],
+          perIdentityPerMinute: flags['rate-limit-identity'],
+          registrationsPerIpPerHour: flags['rate-limit-register'],
+        },
       })
     } catch (error) {
       if (error instanceof MeshError || error instanceof TypeError) throw error
