@@ -5,11 +5,13 @@
  */
 import type {AgentRecord} from '../types.js'
 import {FieldedBm25} from './bm25.js'
-import {BM25_K1, BOOST, COMPACT_DEAD_RATIO, SEARCH_FIELDS} from './constants.js'
-import {fieldTermsOf, toSearchDoc, type SearchDoc} from './documents.js'
+import {BM25_K1, COMPACT_DEAD_RATIO, SEARCH_FIELDS} from './constants.js'
+import {fieldTermsOf, MAX_QUALITY_BOOST, toSearchDoc, type SearchDoc} from './documents.js'
 import {offersAny, type SearchFilters} from './filters.js'
 import {tokenize} from './tokenizer.js'
 import {TopK} from './top-k.js'
+
+export {qualityBoost} from './documents.js'
 
 export interface RankedAgent {
   doc: SearchDoc
@@ -17,23 +19,9 @@ export interface RankedAgent {
   score: number
 }
 
-/** `"3/4"` → 0.75; null or malformed → 0. */
-function cardMatchRatio(cardMatch: string | null): number {
-  const match = cardMatch ? /^(\d+)\/(\d+)$/.exec(cardMatch) : null
-  if (!match || Number(match[2]) === 0) return 0
-  return Math.min(1, Number(match[1]) / Number(match[2]))
-}
+/** The weight the index ranks a document with: offline agents never rank. */
+const weightOf = (doc: SearchDoc) => (doc.online ? doc.boost : 0)
 
-/** The multiplier qualities put on a text score (see BOOST). */
-export function qualityBoost(doc: SearchDoc): number {
-  let boost = 1
-  if (doc.operational === true) boost += BOOST.operational
-  else if (doc.operational === false) boost += BOOST.notOperational
-  return boost + BOOST.cardMatch * cardMatchRatio(doc.cardMatch)
-}
-
-// Equal scores rank by agent_id, so a result page never shuffles between calls.
-const byAgentId = (a: SearchDoc, b: SearchDoc) => a.agentId < b.agentId
 
 export class AgentSearchIndex {
   private readonly bm25 = new FieldedBm25<SearchDoc>({fields: SEARCH_FIELDS, k1: BM25_K1, compactRatio: COMPACT_DEAD_RATIO})
@@ -55,15 +43,17 @@ export class AgentSearchIndex {
   /** Indexes a ready document (the benchmark builds these directly). */
   upsertDoc(doc: SearchDoc): SearchDoc {
     const previous = this.bm25.payloadOf(doc.agentId)
-    if (previous && previous.textKey === doc.textKey) this.bm25.setPayload(doc.agentId, doc)
-    else this.bm25.upsert(doc.agentId, fieldTermsOf(doc), doc)
+    if (previous && previous.textKey === doc.textKey) this.bm25.setPayload(doc.agentId, doc, weightOf(doc))
+    else this.bm25.upsert(doc.agentId, fieldTermsOf(doc), doc, weightOf(doc))
     return doc
   }
 
   /** Marks an agent on- or offline without touching its text (bus liveness events). */
   setOnline(agentId: string, online: boolean): void {
     const doc = this.bm25.payloadOf(agentId)
-    if (doc && doc.online !== online) this.bm25.setPayload(agentId, {...doc, online})
+    if (!doc || doc.online === online) return
+    const next = {...doc, online}
+    this.bm25.setPayload(agentId, next, weightOf(next))
   }
 
   remove(agentId: string): boolean {
@@ -76,16 +66,21 @@ export class AgentSearchIndex {
    * its qualities alone, so an empty search lists the live network.
    */
   query(prompt: string, filters: SearchFilters): RankedAgent[] {
-    const top = new TopK<SearchDoc>(filters.limit, byAgentId)
-    const consider = (doc: SearchDoc, textScore: number) => {
-      if (!doc.online) return
-      if (filters.operationalOnly && doc.operational !== true) return
-      if (!offersAny(filters.accepts, doc.accepts) || !offersAny(filters.produces, doc.produces)) return
-      top.push(doc, textScore * qualityBoost(doc))
-    }
+    const {operationalOnly, accepts, produces} = filters
+    const accept = (doc: SearchDoc) =>
+      (!operationalOnly || doc.operational === true)
+      && (accepts.length === 0 || offersAny(accepts, doc.accepts))
+      && (produces.length === 0 || offersAny(produces, doc.produces))
     const terms = tokenize(prompt)
-    if (terms.length === 0) for (const doc of this.bm25.all()) consider(doc, 1)
-    else this.bm25.search(terms, consider)
-    return top.sorted().map(({item, score}) => ({doc: item, score}))
+    let ranked: Array<{item: SearchDoc; score: number}>
+    if (terms.length > 0) {
+      // Equal scores are ordered by a hash of the agent id: the same order on every node and every call.
+      ranked = this.bm25.top(terms, {k: filters.limit, accept, maxWeight: MAX_QUALITY_BOOST})
+    } else {
+      const top = new TopK<SearchDoc>(filters.limit)
+      for (const doc of this.bm25.all()) if (doc.online && accept(doc)) top.push(doc, weightOf(doc), FieldedBm25.tieOf(doc.agentId))
+      ranked = top.sorted()
+    }
+    return ranked.map(({item, score}) => ({doc: item, score}))
   }
 }

@@ -6,8 +6,9 @@
  */
 import {didKeyFromPublicKey} from '../../identity/did-key.js'
 import type {AgentRecord, JsonObject} from '../types.js'
-import {ONLINE_WINDOW_MS} from './constants.js'
+import {BOOST, ONLINE_WINDOW_MS} from './constants.js'
 import {normalizeMediaType} from './filters.js'
+import {hash53} from './hash.js'
 import {tokenize} from './tokenizer.js'
 
 /** A skill that answered its last probe and the exact URL to POST to. */
@@ -39,8 +40,10 @@ export interface SearchDoc {
   operational: boolean | null
   cardMatch: string | null
   invoke: InvokeTarget[]
-  /** The indexed text, so a heartbeat repeating the same card costs no reindex. */
-  textKey: string
+  /** Multiplier the qualities put on the text score (see qualityBoost), computed once per change. */
+  boost: number
+  /** 53-bit hash of the indexed text, so a heartbeat repeating the same card costs no reindex. */
+  textKey: number
 }
 
 const strings = (value: unknown): string[] =>
@@ -63,6 +66,24 @@ function invokeTargets(record: AgentRecord): InvokeTarget[] {
   return skills.filter((skill) => skill.answering === true && typeof skill.url === 'string').map((skill) => ({skill: skill.id, url: skill.url}))
 }
 
+/** `"3/4"` → 0.75; null or malformed → 0. */
+function cardMatchRatio(cardMatch: string | null): number {
+  const match = cardMatch ? /^(\d+)\/(\d+)$/.exec(cardMatch) : null
+  if (!match || Number(match[2]) === 0) return 0
+  return Math.min(1, Number(match[1]) / Number(match[2]))
+}
+
+/** The multiplier qualities put on a text score (see BOOST in constants.ts). */
+export function qualityBoost(operational: boolean | null, cardMatch: string | null): number {
+  let boost = 1
+  if (operational === true) boost += BOOST.operational
+  else if (operational === false) boost += BOOST.notOperational
+  return boost + BOOST.cardMatch * cardMatchRatio(cardMatch)
+}
+
+/** The largest value qualityBoost can take (the pruning bound of the index). */
+export const MAX_QUALITY_BOOST = 1 + BOOST.operational + BOOST.cardMatch
+
 /** True when the agent's last token call lies within the 5-minute window before `nowMs`. */
 export const isOnlineAt = (lastSeenMs: number | null, nowMs: number) => lastSeenMs !== null && lastSeenMs >= nowMs - ONLINE_WINDOW_MS
 
@@ -73,7 +94,10 @@ export function toSearchDoc(record: AgentRecord, nowMs: number): SearchDoc {
   const tags = [...new Set([...strings(card.tags), ...record.capabilities])]
   const description = stringOrNull(card.description) ?? record.description
   const category = stringOrNull(card.category)
-  const doc: Omit<SearchDoc, 'textKey'> = {
+  const operational = record.probe?.operational ?? null
+  const cardMatch = record.probe?.card_match ?? null
+  // One literal with every field in one order: all documents share a shape, which keeps the ranking loop fast.
+  return {
     agentId: record.agentId,
     displayName,
     did: didOf(record.pubkey),
@@ -86,11 +110,12 @@ export function toSearchDoc(record: AgentRecord, nowMs: number): SearchDoc {
     produces: strings(card.produces).map(normalizeMediaType),
     online: isOnlineAt(record.lastSeenMs, nowMs),
     lastSeenMs: record.lastSeenMs,
-    operational: record.probe?.operational ?? null,
-    cardMatch: record.probe?.card_match ?? null,
+    operational,
+    cardMatch,
     invoke: invokeTargets(record),
+    boost: qualityBoost(operational, cardMatch),
+    textKey: hash53(JSON.stringify([displayName, record.agentId, tags, category, description])),
   }
-  return {...doc, textKey: JSON.stringify([displayName, record.agentId, tags, category, description])}
 }
 
 /** The per-field terms of a document, in the order of SEARCH_FIELDS (name, tags, category, description). */

@@ -20,6 +20,8 @@ const CJK_RUN = new RegExp(`^[${CJK}]+$`, 'u')
 const SCRIPT_RUNS = new RegExp(`[${CJK}]+|[^${CJK}]+`, 'gu')
 const SPLIT = /[^\p{L}\p{N}]+/u
 const MARKS = /\p{M}+/gu
+const ASCII = /^[\x00-\x7f]*$/
+const ASCII_SPLIT = /[^a-z0-9]+/
 
 /** Conservative suffix stripping; both sides of a match go through it, so stems need not be words. */
 export function stem(word: string): string {
@@ -54,10 +56,19 @@ function cjkTerms(run: string): string[] {
  */
 export function tokenize(text: string, options: {keepStopWords?: boolean} = {}): string[] {
   const out: string[] = []
-  // NFC again after dropping marks, so Hangul syllables recompose.
-  const folded = text.normalize('NFKD').replace(MARKS, '').normalize('NFC').toLowerCase()
-  for (const piece of folded.split(SPLIT).flatMap((part) => part.match(SCRIPT_RUNS) ?? [])) {
-    if (CJK_RUN.test(piece)) {
+  let pieces: string[]
+  const ascii = ASCII.test(text)
+  if (ascii) {
+    // Most cards and prompts: no normalisation or script detection needed.
+    pieces = text.toLowerCase().split(ASCII_SPLIT)
+  } else {
+    // NFC again after dropping marks, so Hangul syllables recompose.
+    const folded = text.normalize('NFKD').replace(MARKS, '').normalize('NFC').toLowerCase()
+    pieces = folded.split(SPLIT).flatMap((part) => part.match(SCRIPT_RUNS) ?? [])
+  }
+  for (const piece of pieces) {
+    if (piece === '') continue
+    if (!ascii && CJK_RUN.test(piece)) {
       out.push(...cjkTerms(piece))
       continue
     }

@@ -1,20 +1,41 @@
 /**
  * Keeps the k best items seen so far in a binary min-heap, so ranking 100,000
- * scored documents costs O(n log k) instead of a full sort.
+ * scored documents costs O(n log k) instead of a full sort. Order: higher
+ * score first; equal scores by lower `tie` (a stable number per item, so the
+ * order is the same on every node and in every call).
  */
 export class TopK<T> {
-  private readonly heap: Array<{item: T; score: number}> = []
+  private readonly heap: Array<{item: T; score: number; tie: number}> = []
 
-  constructor(
-    private readonly k: number,
-    /** Tie-break for equal scores: true when `a` ranks above `b` (stable, deterministic order). */
-    private readonly before: (a: T, b: T) => boolean = () => false,
-  ) {}
+  constructor(private readonly k: number) {}
+
+  /** Items kept so far. */
+  get size(): number {
+    return this.heap.length
+  }
+
+  /** The lowest kept score (-Infinity when empty). */
+  get worstScore(): number {
+    return this.heap.length === 0 ? Number.NEGATIVE_INFINITY : this.heap[0].score
+  }
+
+  /** The tie value of the lowest kept item (+Infinity when empty). */
+  get worstTie(): number {
+    return this.heap.length === 0 ? Number.POSITIVE_INFINITY : this.heap[0].tie
+  }
+
+  /** True when an item with this score and tie would be kept. */
+  admits(score: number, tie: number): boolean {
+    if (this.k <= 0) return false
+    if (this.heap.length < this.k) return true
+    const worst = this.heap[0]
+    return score > worst.score || (score === worst.score && tie < worst.tie)
+  }
 
   private better(i: number, j: number): boolean {
     const a = this.heap[i]
     const b = this.heap[j]
-    return a.score > b.score || (a.score === b.score && this.before(a.item, b.item))
+    return a.score > b.score || (a.score === b.score && a.tie < b.tie)
   }
 
   private swap(i: number, j: number): void {
@@ -24,10 +45,10 @@ export class TopK<T> {
   }
 
   /** Offers an item; kept when the heap is not full or it beats the worst kept. */
-  push(item: T, score: number): void {
-    if (this.k <= 0) return
+  push(item: T, score: number, tie: number): void {
+    if (!this.admits(score, tie)) return
     if (this.heap.length < this.k) {
-      this.heap.push({item, score})
+      this.heap.push({item, score, tie})
       for (let i = this.heap.length - 1; i > 0; ) {
         const parent = (i - 1) >> 1
         if (!this.better(parent, i)) break
@@ -36,9 +57,7 @@ export class TopK<T> {
       }
       return
     }
-    const worst = this.heap[0]
-    if (score < worst.score || (score === worst.score && !this.before(item, worst.item))) return
-    this.heap[0] = {item, score}
+    this.heap[0] = {item, score, tie}
     for (let i = 0; ; ) {
       const left = 2 * i + 1
       const right = left + 1
@@ -53,6 +72,6 @@ export class TopK<T> {
 
   /** The kept items, best first. */
   sorted(): Array<{item: T; score: number}> {
-    return [...this.heap].sort((a, b) => b.score - a.score || (this.before(a.item, b.item) ? -1 : this.before(b.item, a.item) ? 1 : 0))
+    return [...this.heap].sort((a, b) => b.score - a.score || a.tie - b.tie).map(({item, score}) => ({item, score}))
   }
 }

@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {AgentSearchIndex, qualityBoost} from '../../../src/registry/search/agent-index.js'
+import {FieldedBm25} from '../../../src/registry/search/bm25.js'
 import {toSearchDoc} from '../../../src/registry/search/documents.js'
 import type {SearchFilters} from '../../../src/registry/search/filters.js'
 import {agentRecord, NOW, probe} from './fixtures.js'
@@ -68,13 +69,19 @@ describe('AgentSearchIndex', () => {
     index.upsert(agentRecord('c-working', card, {probe: probe({operational: true, card_match: '1/2'})}), NOW)
     index.upsert(agentRecord('d-perfect', card, {probe: probe({operational: true, card_match: '2/2'})}), NOW)
     expect(ids(index, 'summarise documents')).toEqual(['d-perfect', 'c-working', 'a-unknown', 'b-failing'])
-    expect(qualityBoost(toSearchDoc(agentRecord('x', card, {probe: probe({operational: true, card_match: '2/2'})}), NOW))).toBeCloseTo(1.2)
+    expect(qualityBoost(true, '2/2')).toBeCloseTo(1.2)
+    expect(toSearchDoc(agentRecord('x', card, {probe: probe({operational: true, card_match: '2/2'})}), NOW).boost).toBeCloseTo(1.2)
   })
 
-  it('honours the limit and breaks ties by agent id', () => {
-    const index = new AgentSearchIndex()
-    for (const id of ['e', 'c', 'a', 'd', 'b']) index.upsert(agentRecord(`agent-${id}`, {description: 'same words'}), NOW)
-    expect(ids(index, 'same words', {limit: 3})).toEqual(['agent-a', 'agent-b', 'agent-c'])
+  it('honours the limit and orders equal scores the same way every time (by a hash of the agent id)', () => {
+    const names = ['e', 'c', 'a', 'd', 'b'].map((id) => `agent-${id}`)
+    const expected = [...names].sort((a, b) => FieldedBm25.tieOf(a) - FieldedBm25.tieOf(b)).slice(0, 3)
+    for (const order of [names, [...names].reverse()]) {
+      const index = new AgentSearchIndex()
+      for (const id of order) index.upsert(agentRecord(id, {description: 'same words'}), NOW)
+      expect(ids(index, 'same words', {limit: 3})).toEqual(expected)
+      expect(ids(index, '', {limit: 3})).toEqual(expected)
+    }
   })
 
   it('lists every online agent by quality for a prompt without searchable words', () => {

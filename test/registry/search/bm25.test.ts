@@ -78,31 +78,85 @@ describe('FieldedBm25', () => {
   it('swaps a payload without touching the text', () => {
     const index = build()
     index.upsert('a', [['alpha'], []], 'old')
-    expect(index.setPayload('a', 'new')).toBe(true)
-    expect(index.setPayload('zz', 'x')).toBe(false)
+    expect(index.setPayload('a', 'new', 1)).toBe(true)
+    expect(index.setPayload('zz', 'x', 1)).toBe(false)
     expect(rank(index, ['alpha'])).toEqual(['new'])
   })
 })
 
 describe('TopK', () => {
-  it('keeps the k best, best first, ties broken deterministically', () => {
-    const top = new TopK<string>(3, (a, b) => a < b)
-    const items: Array<[string, number]> = [['e', 1], ['a', 5], ['d', 2], ['b', 5], ['c', 9], ['f', 0.5], ['g', 5]]
-    for (const [item, score] of items) top.push(item, score)
-    expect(top.sorted().map((x) => x.item)).toEqual(['c', 'a', 'b'])
+  it('keeps the k best, best first, equal scores by lower tie value', () => {
+    const top = new TopK<string>(3)
+    const items: Array<[string, number, number]> = [['e', 1, 0], ['a', 5, 3], ['d', 2, 0], ['b', 5, 1], ['c', 9, 0], ['f', 0.5, 0], ['g', 5, 2]]
+    for (const [item, score, tie] of items) top.push(item, score, tie)
+    expect(top.sorted().map((x) => x.item)).toEqual(['c', 'b', 'g'])
+    expect(top.size).toBe(3)
+    expect(top.worstScore).toBe(5)
+    expect(top.worstTie).toBe(2)
+    expect(top.admits(5, 1)).toBe(true)
+    expect(top.admits(5, 2)).toBe(false)
+    expect(top.admits(4, 0)).toBe(false)
   })
 
   it('matches a full sort on random input', () => {
     const values = Array.from({length: 500}, (_, i) => ({id: i, score: Math.floor(Math.random() * 50)}))
-    const top = new TopK<number>(25, (a, b) => a < b)
-    for (const v of values) top.push(v.id, v.score)
+    const top = new TopK<number>(25)
+    for (const v of values) top.push(v.id, v.score, v.id)
     const expected = [...values].sort((a, b) => b.score - a.score || a.id - b.id).slice(0, 25).map((v) => v.id)
     expect(top.sorted().map((x) => x.item)).toEqual(expected)
   })
 
   it('keeps nothing when k is 0', () => {
     const top = new TopK<string>(0)
-    top.push('a', 1)
+    top.push('a', 1, 0)
     expect(top.sorted()).toEqual([])
+    expect(top.admits(1, 0)).toBe(false)
+  })
+})
+
+describe('FieldedBm25.top', () => {
+  // A seeded generator so a failure reproduces.
+  function prng(seed: number) {
+    let state = seed >>> 0
+    return () => {
+      state = (state * 1664525 + 1013904223) >>> 0
+      return state / 4294967296
+    }
+  }
+
+  function bruteForce(index: FieldedBm25<string>, terms: string[], k: number, weigh: (p: string) => number) {
+    const all: Array<{item: string; score: number}> = []
+    index.search(terms, (item, score) => {
+      const w = weigh(item)
+      if (w > 0) all.push({item, score: score * w})
+    })
+    return all.sort((a, b) => b.score - a.score || FieldedBm25.tieOf(a.item) - FieldedBm25.tieOf(b.item)).slice(0, k)
+  }
+
+  it('returns exactly the brute-force top k, with pruning of common terms on and off', () => {
+    const random = prng(11)
+    const vocabulary = Array.from({length: 40}, (_, i) => `w${i}`)
+    // Skewed: low-numbered words are common, high-numbered ones rare.
+    const word = () => vocabulary[Math.floor(random() ** 3 * vocabulary.length)]
+    const index = new FieldedBm25<string>({fields, k1: 1.2, compactRatio: 0.25, commonShare: 0.1})
+    const weights = new Map<string, number>()
+    const rejected = new Set<string>()
+    for (let i = 0; i < 600; i++) {
+      const id = `d${String(i).padStart(3, '0')}`
+      const weight = random() < 0.2 ? 0 : 0.85 + random() * 0.35
+      weights.set(id, weight)
+      if (random() < 0.3) rejected.add(id) // a query-time filter says no
+      index.upsert(id, [[word(), word()], Array.from({length: 3 + Math.floor(random() * 12)}, word)], id, weight)
+    }
+    const weigh = (id: string) => (rejected.has(id) ? 0 : weights.get(id)!)
+    const accept = (id: string) => !rejected.has(id)
+    for (let q = 0; q < 200; q++) {
+      const terms = Array.from({length: 1 + Math.floor(random() * 4)}, word)
+      const k = 1 + Math.floor(random() * 12)
+      const expected = bruteForce(index, terms, k, weigh)
+      const actual = index.top(terms, {k, accept, maxWeight: 1.2})
+      expect(actual.map((h) => h.item)).toEqual(expected.map((h) => h.item))
+      for (let i = 0; i < actual.length; i++) expect(actual[i].score).toBeCloseTo(expected[i].score, 10)
+    }
   })
 })
