@@ -15,28 +15,44 @@ export class Wall {
     private readonly o: HubOptions,
   ) {}
 
-  /** Size and rate are checked as frames arrive; delivery waits in the member's queue. */
+  /**
+   * Size and rate are checked as frames arrive. A frame is handled at once
+   * when the member is idle and no hashtag needs resolving (the common case,
+   * no promise per message); otherwise it waits in the member's queue so
+   * order is kept.
+   */
   onClientFrame(member: Member, data: Buffer, isBinary: boolean) {
     if (member.closing) return
     const {maxFrameBytes, messagesPerWindow, messageWindowMs} = this.o.limits
-    let refusal: Buffer | null = null
     if (data.length > maxFrameBytes) {
-      refusal = errorFrame('frame_too_large', `frame is ${data.length} bytes; the limit is ${maxFrameBytes} (send larger content as stream chunks or media urls)`)
-    } else {
-      const wait = member.takeMessage(messagesPerWindow, messageWindowMs)
-      if (wait > 0) refusal = errorFrame('rate_limited', `more than ${messagesPerWindow} messages in ${messageWindowMs} ms; message dropped, retry in ${wait} s`)
-      else if (isBinary) refusal = errorFrame('invalid_frame', 'binary frames are not accepted; send text (a string or JSON)')
+      return this.reply(member, errorFrame('frame_too_large', `frame is ${data.length} bytes; the limit is ${maxFrameBytes} (send larger content as stream chunks or media urls)`))
     }
-    const queued = member.enqueue(() => (refusal ? void member.send(refusal) : this.send(member, data.toString('utf8'))))
-    if (!queued) member.send(errorFrame('busy', 'too many messages waiting; message dropped'))
+    const wait = member.takeMessage(messagesPerWindow, messageWindowMs)
+    if (wait > 0) return this.reply(member, errorFrame('rate_limited', `more than ${messagesPerWindow} messages in ${messageWindowMs} ms; message dropped, retry in ${wait} s`))
+    if (isBinary) return this.reply(member, errorFrame('invalid_frame', 'binary frames are not accepted; send text (a string or JSON)'))
+    const parsed = parseClientFrame(data.toString('utf8'))
+    if (!parsed.ok) return this.reply(member, errorFrame('invalid_frame', parsed.detail))
+    const {to, payload} = parsed.send
+    const text = this.o.boards ? payloadText(payload) : null
+    if (text === null || !text.includes('#')) {
+      if (member.idle) return this.deliver(member, to, payload, undefined)
+      return this.queue(member, () => this.deliver(member, to, payload, undefined), data.length)
+    }
+    this.queue(member, async () => this.deliver(member, to, payload, await this.resolveTags(member.clusterId, text)), data.length)
+  }
+
+  /** An error frame for the sender, in order with its earlier sends. */
+  private reply(member: Member, frame: Buffer) {
+    if (member.idle) member.send(frame)
+    else this.queue(member, () => void member.send(frame), frame.length)
+  }
+
+  private queue(member: Member, task: () => Promise<void> | void, bytes: number) {
+    if (!member.enqueue(task, bytes)) member.send(errorFrame('busy', 'too many messages waiting; message dropped'))
   }
 
   /** spec Events: one `message` per connected recipient, an `ack` to the sender. */
-  private async send(member: Member, text: string) {
-    const parsed = parseClientFrame(text)
-    if (!parsed.ok) return void member.send(errorFrame('invalid_frame', parsed.detail))
-    const {to, payload} = parsed.send
-    const tags = await this.resolveTags(member.clusterId, payload)
+  private deliver(member: Member, to: string | null, payload: unknown, tags: ResolvedTags | undefined) {
     const room = this.hub.rooms.get(member.clusterId)
     if (member.closing || !room) return
     const frame = messageFrame({from: member.identity.agent, fromDid: member.identity.did, to, ts: new Date(this.o.clock()).toISOString(), payload, tags})
@@ -46,9 +62,8 @@ export class Wall {
     member.sendFrame({type: 'ack', to, delivered: room.roster.countVisible(to, member.id)})
   }
 
-  private async resolveTags(clusterId: string, payload: unknown): Promise<ResolvedTags | undefined> {
-    const text = payloadText(payload)
-    if (!this.o.boards || !text || !text.includes('#')) return undefined
+  private async resolveTags(clusterId: string, text: string): Promise<ResolvedTags | undefined> {
+    if (!this.o.boards || !text.includes('#')) return undefined
     try {
       return await this.o.boards.resolveTags(clusterId, text)
     } catch (error) {
@@ -59,7 +74,8 @@ export class Wall {
 
   /** A broadcast without a socket (the registry's legacy channel route). */
   async broadcastAs(clusterId: string, from: string, payload: unknown): Promise<{delivered: number}> {
-    const tags = await this.resolveTags(clusterId, payload)
+    const text = payloadText(payload)
+    const tags = text === null ? undefined : await this.resolveTags(clusterId, text)
     const frame = messageFrame({from, fromDid: null, to: null, ts: new Date(this.o.clock()).toISOString(), payload, tags})
     const room = this.hub.rooms.get(clusterId)
     room?.deliverAll(frame)

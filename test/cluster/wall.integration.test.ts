@@ -195,6 +195,24 @@ describe('limits', () => {
     expect(b.ofType('message').map((f) => f.payload)).toEqual(['m0', 'm1', 'm2'])
   })
 
+  it('keeps order through a burst sent before and after ready, with no busy errors', async () => {
+    await start({limits: {messagesPerWindow: 100_000}})
+    const {cluster_id} = await createCluster(relay.url, {visibility: 'public'})
+    const reader = await member(cluster_id, {agent: 'reader'})
+    const burst = new Client(new WebSocket(wsUrl(relay.url, cluster_id, {agent: 'burst'})))
+    clients.push(burst)
+    await burst.opened
+    // Sent at once on open: they wait for the join, then go out in order.
+    for (let i = 0; i < 500; i++) burst.send(`early ${i}`)
+    await burst.next((f) => f.type === 'ready')
+    for (let i = 0; i < 3000; i++) burst.send(`late ${i}`)
+    await reader.next(() => reader.ofType('message').length === 3500)
+    const expected = [...Array.from({length: 500}, (_, i) => `early ${i}`), ...Array.from({length: 3000}, (_, i) => `late ${i}`)]
+    expect(reader.ofType('message').map((f) => f.payload)).toEqual(expected)
+    expect(burst.ofType('error')).toEqual([])
+    expect(burst.frames[0].type).toBe('ready')
+  })
+
   it('refuses a member over the per-cluster limit with 429 before the upgrade', async () => {
     await start({limits: {membersPerCluster: 2}})
     const {cluster_id} = await createCluster(relay.url, {visibility: 'public'})

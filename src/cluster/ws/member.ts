@@ -19,8 +19,8 @@ export interface MemberIdentity {
   public: boolean
 }
 
-/** Sends queued on one member before further ones are refused (`busy`). */
-const MAX_QUEUED_SENDS = 256
+/** Sends waiting on one member (for its join or a hashtag lookup) before further ones are refused (`busy`). */
+const MAX_QUEUED_SENDS = 1024
 
 export class Member {
   /** Unique per socket, also across nodes (presence rows are keyed by node + socket). */
@@ -33,6 +33,8 @@ export class Member {
   private windowStart = 0
   private windowCount = 0
   private queued = 0
+  private queuedBytes = 0
+  private joinSettled = false
   private tail: Promise<void>
   private gone = false
 
@@ -43,6 +45,8 @@ export class Member {
     private readonly options: {highWaterBytes: number; now: () => number; onGone(member: Member): void; joined: Promise<boolean>},
   ) {
     this.joinedAt = options.now()
+    // Registered before the queue's own continuation, so it runs first.
+    void options.joined.then(() => (this.joinSettled = true))
     this.tail = options.joined.then(() => {})
     ws.on('pong', () => (this.alive = true))
     ws.on('close', () => this.markGone())
@@ -82,15 +86,28 @@ export class Member {
     return this.windowCount <= limit ? 0 : Math.max(1, Math.ceil((this.windowStart + windowMs - now) / 1000))
   }
 
+  /** Joined and nothing waiting: a send may be handled at once without overtaking another. */
+  get idle() {
+    return this.joinSettled && this.queued === 0
+  }
+
   /**
    * Runs `task` after every earlier send of this member (and after the join),
    * so a message waiting on hashtag resolution is never overtaken. Returns
-   * false when too many sends are already waiting.
+   * false when too many sends, or too many bytes (the high-water mark), are
+   * already waiting: memory per socket stays bounded.
    */
-  enqueue(task: () => Promise<void> | void): boolean {
-    if (this.queued >= MAX_QUEUED_SENDS) return false
+  enqueue(task: () => Promise<void> | void, bytes: number): boolean {
+    if (this.queued >= MAX_QUEUED_SENDS || this.queuedBytes + bytes > this.options.highWaterBytes) return false
     this.queued++
-    this.tail = this.tail.then(task).catch(() => {}).finally(() => void this.queued--)
+    this.queuedBytes += bytes
+    this.tail = this.tail
+      .then(task)
+      .catch(() => {})
+      .finally(() => {
+        this.queued--
+        this.queuedBytes -= bytes
+      })
     return true
   }
 
