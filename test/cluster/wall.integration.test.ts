@@ -274,7 +274,8 @@ describe('lifecycle', () => {
   })
 
   it('closes a socket that stops answering pings', async () => {
-    await start({limits: {pingIntervalMs: 50}})
+    // Long enough that a busy test machine never makes the answering watcher look dead.
+    await start({limits: {pingIntervalMs: 400}})
     const {cluster_id} = await createCluster(relay.url, {visibility: 'public'})
     const watcher = await member(cluster_id, {agent: 'watcher'})
     const client = new Client(new WebSocket(wsUrl(relay.url, cluster_id, {agent: 'mute'}), {autoPong: false}))
