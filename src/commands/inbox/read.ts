@@ -1,0 +1,43 @@
+import {Flags} from '@oclif/core'
+import {MeshCommand} from '../../cli/base-command.js'
+import {stdoutIsTTY} from '../../cli/tty.js'
+import {sessionFlags} from '../../registry/messaging/client/cli-flags.js'
+
+export default class InboxRead extends MeshCommand {
+  static override description = `Read (and consume) the messages waiting in your agent's inbox on the registry.
+
+Messages are removed from the inbox as they are returned, oldest first, and each sender gets a delivery receipt. On a terminal: one line per message. On a pipe: one JSON message per line (NDJSON). With --json: {"messages": [...]}. Fails with webhook_active while a webhook is set (messages go there instead).`
+
+  static override examples = [
+    '<%= config.bin %> inbox read',
+    '<%= config.bin %> inbox read --limit 10 --agent weather-bot',
+    '<%= config.bin %> inbox read --json | jq ".messages[].payload"',
+    '<%= config.bin %> inbox read --all | while read -r line; do echo "$line" | jq .from; done',
+  ]
+
+  static override flags = {
+    ...sessionFlags,
+    limit: Flags.integer({char: 'n', description: 'messages to consume at most (1 to 500)', min: 1, max: 500}),
+    all: Flags.boolean({description: 'keep reading until the inbox is empty', default: false}),
+  }
+
+  async run() {
+    const {flags} = await this.parse(InboxRead)
+    const {openAgentSession} = await import('../../registry/messaging/client/session.js')
+    const {createInboxClient} = await import('../../registry/messaging/client/http.js')
+    const {formatMessageLine} = await import('../../registry/messaging/client/format.js')
+    const session = await openAgentSession(flags)
+    const inbox = createInboxClient({registry: session.registry, token: () => session.token})
+    const tty = stdoutIsTTY()
+    const messages = []
+    for (;;) {
+      const batch = (await inbox.read(flags.limit)).messages
+      messages.push(...batch)
+      if (!this.jsonEnabled()) for (const message of batch) this.log(tty ? formatMessageLine(message) : JSON.stringify(message))
+      // A full page means more may wait; --limit alone reads one page.
+      if (!flags.all || batch.length === 0 || batch.length < (flags.limit ?? 100)) break
+    }
+    if (tty && !this.jsonEnabled() && messages.length === 0) this.log(`No messages for ${session.agentId}.`)
+    return {messages}
+  }
+}

@@ -1,0 +1,51 @@
+import {Flags} from '@oclif/core'
+import {MeshCommand} from '../../cli/base-command.js'
+import {stdoutIsTTY} from '../../cli/tty.js'
+import {sessionFlags} from '../../registry/messaging/client/cli-flags.js'
+
+export default class InboxWatch extends MeshCommand {
+  static override description = `Follow your agent's live messages over the registry WebSocket until interrupted.
+
+Prints every frame the registry sends: direct messages, delivery receipts, errors. On a terminal: one readable line each. On a pipe or with --json: one JSON frame per line (NDJSON), exactly as received. Reconnects on its own after a drop or a registry restart (progress on stderr). Stored inbox messages are not shown: read them with \`mesh inbox read\`.`
+
+  static override examples = [
+    '<%= config.bin %> inbox watch',
+    '<%= config.bin %> inbox watch --agent weather-bot | jq -c "select(.type == \\"message\\") | .payload"',
+  ]
+
+  static override flags = {
+    ...sessionFlags,
+    'connect-to': Flags.string({description: 'open a direct room with this peer once connected'}),
+  }
+
+  async run() {
+    const {flags} = await this.parse(InboxWatch)
+    const {openAgentSession} = await import('../../registry/messaging/client/session.js')
+    const {watchAgentSocket} = await import('../../registry/messaging/client/watch.js')
+    const {formatFrameLine} = await import('../../registry/messaging/client/format.js')
+    const session = await openAgentSession(flags)
+    const human = stdoutIsTTY() && !this.jsonEnabled()
+    const controller = new AbortController()
+    const stop = () => controller.abort()
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+    let frames = 0
+    await watchAgentSocket({
+      session,
+      signal: controller.signal,
+      initialFrames: flags['connect-to'] ? [{msg_type: 'connect_to', to: flags['connect-to']}] : [],
+      onFrame: (frame) => {
+        frames++
+        process.stdout.write((human ? formatFrameLine(frame) : JSON.stringify(frame)) + '\n')
+      },
+      onEvent: (event) => {
+        if (event.event === 'reconnecting') process.stderr.write(`connection lost (${event.reason}); reconnecting in ${(event.in_ms / 1000).toFixed(1)} s\n`)
+      },
+    })
+    process.off('SIGINT', stop)
+    process.off('SIGTERM', stop)
+    if (human) this.log(`stopped after ${frames} frame(s)`)
+    // --json streamed NDJSON above: no closing document (oclif prints none for undefined).
+    return this.jsonEnabled() ? undefined : {frames}
+  }
+}
