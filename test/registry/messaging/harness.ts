@@ -72,10 +72,10 @@ export interface Node {
 }
 
 /** Serves a messaging part on a free port. */
-export async function startNode(contextOptions: ContextOptions = {}, partOptions: MessagingPartOptions = {}): Promise<Node> {
+export async function startNode(contextOptions: ContextOptions = {}, partOptions: MessagingPartOptions = {}, port = 0): Promise<Node> {
   const ctx = testContext(contextOptions)
   const part = createMessagingPart(ctx, partOptions)
-  const server = await serve({services: [asService(part)], logger: silentLogger})
+  const server = await serve({services: [asService(part)], logger: silentLogger, port})
   return {
     ctx,
     part,
