@@ -1,7 +1,7 @@
 // Relay benchmark: the mesh relay against a bare `ws` broadcast server and
 // socket.io rooms, side by side in one run, servers and load generators in
 // separate processes, loopback only. Run after `npm run build`:
-//   node bench/relay/run.mjs [--members 1000] [--messages 200] [--rounds 3] [--idle 10000] [--json]
+//   node bench/relay/run.mjs [--members 1000] [--messages 200] [--rounds 5] [--idle 10000] [--systems mesh,ws,socketio] [--json]
 // See docs/cluster-cli.md ("Benchmark") for what each number means.
 import {existsSync} from 'node:fs'
 import {cpus, loadavg} from 'node:os'
@@ -14,7 +14,7 @@ const {values: flags} = parseArgs({
     members: {type: 'string', default: '1000'},
     messages: {type: 'string', default: '200'},
     window: {type: 'string', default: '32'},
-    rounds: {type: 'string', default: '3'},
+    rounds: {type: 'string', default: '5'},
     paced: {type: 'string', default: '100'},
     rate: {type: 'string', default: '20'},
     loadgens: {type: 'string', default: '2'},
@@ -44,6 +44,7 @@ const IDLE_ROOMS = Math.max(1, num('idle-rooms'))
 const HOLD_S = num('hold')
 const SYSTEMS = flags.systems.split(',').filter(Boolean)
 const NAMES = {mesh: 'mesh relay', ws: 'bare ws', socketio: 'socket.io'}
+for (const system of SYSTEMS) if (!NAMES[system]) throw new Error(`--systems: unknown "${system}" (known: ${Object.keys(NAMES).join(', ')})`)
 const TEXT = 'The relay treats the payload as opaque; this line is a typical chat message.'
 const log = (line) => process.stderr.write(line + '\n')
 
