@@ -11,7 +11,7 @@ export const AGENT_ID_PATTERN = /^[A-Za-z0-9_-]{3,64}$/
  * Ids that would shadow fixed routes (`/agents/messages`, `/v1/agents/ws`,
  * `/v1/agents/me`...). Refused at registration so paths never become ambiguous.
  */
-export const RESERVED_AGENT_IDS = new Set(['me', 'ws', 'messages', 'channels', 'register', 'token', 'state', 'identity'])
+export const RESERVED_AGENT_IDS = new Set(['me', 'ws', 'messages', 'channels', 'register', 'token', 'state', 'identity', 'registry'])
 
 /** spec Limits: agent_card serialized ≤ 16 KB, nesting ≤ 16 levels, description ≤ 500. */
 export const MAX_CARD_BYTES = 16 * 1024
