@@ -69,7 +69,9 @@ export function createProber(options: ProberOptions): Prober {
   let running: Promise<PassSummary> | undefined
   let unsubscribe: (() => void) | undefined
   const inFlight = new Map<string, Promise<boolean>>()
-  const eventProbes = new Set<Promise<unknown>>()
+  // Agents named by events, checked in batches by one drain loop (a heartbeat publishes agent.card every time).
+  const eventQueue = new Set<string>()
+  let draining: Promise<void> | undefined
 
   /** Waits `ms`, or less when the prober is closing. */
   const pause = (ms: number) =>
@@ -150,21 +152,45 @@ export function createProber(options: ProberOptions): Prober {
     return probeRecord(record)
   }
 
+  /** Probes an agent named by an event when its card changed, it was never probed, or its last probe is due. */
+  async function checkAfterEvent(agentId: string): Promise<void> {
+    const record = await store.getAgent(agentId)
+    if (!record || !record.endpoint || !record.agentCard) return
+    const now = clock()
+    if (record.lastSeenMs === null || record.lastSeenMs < now - ONLINE_WINDOW_MS) return
+    if (record.probe) {
+      const age = now - probedAtMs(record)
+      if (age < EVENT_REPROBE_MIN_MS) return // another node (or this one) just did
+      const cardChanged = record.probe.discovery_card_hash !== cardHash(record.agentCard)
+      if (!cardChanged && age < intervalMs * FRESH_PROBE_SHARE) return
+    }
+    await probeRecord(record)
+  }
+
+  async function drainEvents(): Promise<void> {
+    // One jitter per batch: nodes receiving the same event rarely probe at the same instant.
+    await pause(random() * jitterMs)
+    while (eventQueue.size > 0 && !stopping.signal.aborted) {
+      const batch = [...eventQueue].slice(0, concurrency)
+      for (const id of batch) eventQueue.delete(id)
+      await Promise.all(batch.map((id) => checkAfterEvent(id).catch((error: unknown) => logger.warn('event probe failed', {agent_id: id, error: String(error)}))))
+    }
+  }
+
+  /** Starts the drain loop unless it runs; restarts it for events that raced its end. */
+  function kick(): void {
+    if (draining || eventQueue.size === 0 || stopping.signal.aborted) return
+    draining = drainEvents().finally(() => {
+      draining = undefined
+      kick()
+    })
+  }
+
   /** A new or changed card, or an agent back online, gets probed soon rather than at the next pass. */
   function onEvent(event: RegistryEvent): void {
     if (event.type !== 'agent.card' && event.type !== 'agent.online') return
-    const job = (async () => {
-      await pause(random() * jitterMs)
-      if (stopping.signal.aborted) return
-      const record = await store.getAgent(event.agent_id)
-      if (!record?.probe) return probeOne(event.agent_id)
-      const age = clock() - probedAtMs(record)
-      if (age < EVENT_REPROBE_MIN_MS) return // another node (or this one) just did
-      const cardChanged = record.probe.discovery_card_hash !== cardHash(record.agentCard)
-      if (cardChanged || age >= intervalMs * FRESH_PROBE_SHARE) return probeOne(event.agent_id)
-    })().catch((error: unknown) => logger.warn('event probe failed', {agent_id: event.agent_id, error: String(error)}))
-    eventProbes.add(job)
-    void job.finally(() => eventProbes.delete(job))
+    eventQueue.add(event.agent_id)
+    kick()
   }
 
   return {
@@ -176,13 +202,13 @@ export function createProber(options: ProberOptions): Prober {
     runPass,
     probeOne,
     async idle() {
-      await Promise.allSettled([...eventProbes, ...inFlight.values()])
+      while (draining || inFlight.size > 0) await Promise.allSettled([draining, ...inFlight.values()])
     },
     async close() {
       stopping.abort()
       if (timer) clearTimeout(timer)
       unsubscribe?.()
-      await Promise.allSettled([running, ...inFlight.values(), ...eventProbes])
+      await Promise.allSettled([running, draining, ...inFlight.values()])
     },
   }
 }
