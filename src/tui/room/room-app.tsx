@@ -52,14 +52,17 @@ export function RoomApp({source, clusterId, agent, onExit, now = Date.now}: Room
   const paneHeight = rows - 2
   const iso = useCallback(() => new Date(now()).toISOString(), [now])
 
-  const end = useCallback(
-    (result: RoomEnd) => {
-      if (ended.current) return
-      ended.current = true
-      onExit(result)
-    },
-    [onExit],
-  )
+  // Leaving is reported from an effect, after the last state (the error, the
+  // "deleted" line) was committed, so the final frame Ink prints shows it.
+  const [ending, setEnding] = useState<RoomEnd | null>(null)
+  const end = useCallback((result: RoomEnd) => {
+    if (ended.current) return
+    ended.current = true
+    setEnding(result)
+  }, [])
+  useEffect(() => {
+    if (ending) onExit(ending)
+  }, [ending, onExit])
 
   useEffect(() => {
     const onFrame = (frame: ServerFrame | UnknownFrame) => dispatch({type: 'frame', frame, now: iso()})

@@ -54,4 +54,14 @@ describe.skipIf(!hasTmux)('mesh cluster join on a terminal (tmux)', () => {
     expect(pane()).toContain(`Cluster ${cluster_id} was deleted; leaving.`)
     peer.close()
   })
+
+  it('shows a refused join in the view and exits 1', async () => {
+    const client = new ClusterClient({relay: relay.url})
+    const {cluster_id} = await client.create({name: 'locked'})
+    const command = `node bin/run.js cluster join ${cluster_id} --token ck_wrong --agent eve; echo "EXIT CODE $?"; sleep 60`
+    tmux('new-session', '-d', '-x', '110', '-y', '24', '-s', 'locked', '-c', REPO_ROOT, '-e', `MESH_RELAY=${relay.url}`, '-e', 'CI=false', command)
+    const lockedPane = () => tmux('capture-pane', '-p', '-t', 'locked')
+    await vi.waitFor(() => expect(lockedPane()).toContain('EXIT CODE 1'), WAIT)
+    expect(lockedPane()).toMatch(/failed: The relay refused to let you in \(401\)/)
+  })
 })
