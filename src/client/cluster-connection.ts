@@ -1,7 +1,6 @@
 import {EventEmitter} from 'node:events'
-import type {ClientRequest, IncomingMessage} from 'node:http'
 import type WebSocketClass from 'ws'
-import {MeshError, notFound, tooLarge, unauthorized} from '../lib/errors.js'
+import {MeshError, notFound, tooLarge} from '../lib/errors.js'
 import {createBackoff, type Backoff} from './cluster-backoff.js'
 import {FLUSH_TIMEOUT_MS, HANDSHAKE_TIMEOUT_MS, MAX_FRAME_BYTES, MAX_QUEUED_FRAMES, REASON_DELETED} from './cluster-constants.js'
 import {
@@ -17,6 +16,7 @@ import {
   type UnknownFrame,
 } from './cluster-frames.js'
 import {Roster, type RosterEntry} from './cluster-roster.js'
+import {openAttempt, type Socket} from './cluster-socket.js'
 
 /** Where the connection is in its life. `gone` (cluster deleted) and `failed` are final. */
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'gone' | 'failed' | 'closed'
@@ -69,8 +69,6 @@ export interface ClusterConnectionOptions {
   now?: () => number
   handshakeTimeoutMs?: number
 }
-
-type Socket = InstanceType<typeof WebSocketClass>
 
 /**
  * One member's socket to a cluster: typed frames, a roster from `ready` and
@@ -209,42 +207,21 @@ export class ClusterConnection extends EventEmitter<ClusterConnectionEvents> {
 
   private open() {
     if (this.stopped) return
-    const WebSocket = this.WebSocket!
     this.setStatus({...this.status, state: 'connecting', retryInMs: undefined, retryAt: undefined})
-    const socket = new WebSocket(this.options.url, {handshakeTimeout: this.options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS})
+    // "connected" is announced on `ready`, when the relay has taken us in.
+    const socket = openAttempt(this.WebSocket!, this.options.url, this.options.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS, {
+      onText: (text) => this.onFrame(text),
+      onBinary: () => this.emit('protocol-error', {error: 'binary frame', raw: ''}),
+      onFail: (error) => {
+        if (this.socket === socket) this.socket = undefined
+        this.onAttemptFailed(error)
+      },
+      onClose: (code) => {
+        if (this.socket === socket) this.socket = undefined
+        this.onSocketClosed(code)
+      },
+    })
     this.socket = socket
-    let opened = false
-    let attemptOver = false
-    const fail = (error: MeshError) => {
-      if (attemptOver) return
-      attemptOver = true
-      if (this.socket === socket) this.socket = undefined
-      this.onAttemptFailed(error)
-    }
-    socket.on('unexpected-response', (request: ClientRequest, response: IncomingMessage) => {
-      readRefusal(response).then((error) => {
-        request.destroy()
-        fail(error)
-      })
-    })
-    socket.on('error', (error: Error) => {
-      if (!opened) fail(new MeshError('unavailable', 'relay_unreachable', `Cannot reach the relay at ${redactUrl(this.options.url)}: ${error.message}`, {cause: error}))
-    })
-    socket.on('open', () => {
-      // "connected" is announced on `ready`, when the relay has taken us in.
-      opened = true
-    })
-    socket.on('message', (data: WebSocketClass.RawData, isBinary: boolean) => {
-      if (isBinary) return void this.emit('protocol-error', {error: 'binary frame', raw: ''})
-      this.onFrame(rawDataText(data))
-    })
-    socket.on('close', (code: number) => {
-      if (!opened) return fail(new MeshError('unavailable', 'relay_unreachable', `The relay closed the connection before it opened (code ${code})`))
-      if (attemptOver) return
-      attemptOver = true
-      if (this.socket === socket) this.socket = undefined
-      this.onSocketClosed(code)
-    })
   }
 
   private onFrame(raw: string) {
@@ -333,43 +310,4 @@ export class ClusterConnection extends EventEmitter<ClusterConnectionEvents> {
     this.setStatus({state: 'gone', attempt: 0, lastError: `cluster ${this.options.clusterId} was deleted`})
     this.emit('gone', {reason})
   }
-}
-
-function rawDataText(data: WebSocketClass.RawData): string {
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8')
-  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8')
-  return data.toString('utf8')
-}
-
-/** The query carries the cluster token: never show it in messages. */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&]token=)[^&]*/g, '$1***')
-}
-
-/** Reads the relay's JSON refusal (`{error: {code, message}}`) from a refused upgrade. */
-async function readRefusal(response: IncomingMessage): Promise<MeshError> {
-  const status = response.statusCode ?? 0
-  const chunks: Buffer[] = []
-  let size = 0
-  const body = await new Promise<string>((resolve) => {
-    response.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size <= 8192) chunks.push(chunk)
-    })
-    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    response.on('error', () => resolve(Buffer.concat(chunks).toString('utf8')))
-    response.on('aborted', () => resolve(Buffer.concat(chunks).toString('utf8')))
-  })
-  let detail = ''
-  try {
-    const parsed = JSON.parse(body) as {error?: {code?: string; message?: string}}
-    if (parsed.error?.message) detail = `: ${parsed.error.message}`
-  } catch {
-    // Not mesh's JSON error: the status alone must do.
-  }
-  if (status === 401) return unauthorized('cluster_unauthorized', `The relay refused to let you in (401)${detail || ': wrong or missing cluster token'}`)
-  if (status === 403) return new MeshError('forbidden', 'cluster_forbidden', `The relay refused the connection (403)${detail}`)
-  if (status === 404) return notFound('cluster_not_found', `No such cluster (404)${detail}`)
-  if (status === 429) return new MeshError('rate_limited', 'rate_limited', `The relay is rate limiting connections (429)${detail}`)
-  return new MeshError('unavailable', 'relay_refused', `The relay refused the WebSocket upgrade (${status})${detail}`)
 }
