@@ -3,6 +3,8 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {createBackoff} from '../../src/client/cluster-backoff.js'
 import {ClusterClient} from '../../src/client/cluster-client.js'
 import type {ClusterConnection, ClusterConnectionEvents, ConnectionStatus} from '../../src/client/cluster-connection.js'
+import type {HostedServer} from '../../src/http/index.js'
+import {startRelay} from '../commands/cluster/harness.js'
 import {startFakeRelay, type FakeRelay} from '../support/fake-relay.js'
 
 /** Timers the test fires by hand, so reconnect delays are asserted, never slept. */
@@ -40,27 +42,26 @@ const statusOf = (connection: ClusterConnection, state: ConnectionStatus['state'
     connection.on('status', check)
   })
 
-describe('ClusterConnection against a spec-faithful relay', () => {
-  let relay: FakeRelay
+describe('ClusterConnection against the real relay', () => {
+  let server: HostedServer
   let client: ClusterClient
   const open: ClusterConnection[] = []
-  const connection = (clusterId: string, join: Parameters<ClusterClient['connection']>[1], options: Parameters<ClusterClient['connection']>[2] = {}) => {
-    const made = client.connection(clusterId, join, {backoff: createBackoff({baseMs: 100, maxMs: 1000, random: () => 0}), ...options})
+  const connection = (clusterId: string, join: Parameters<ClusterClient['connection']>[1]) => {
+    const made = client.connection(clusterId, join)
     open.push(made)
     return made
   }
-
   beforeEach(async () => {
-    relay = await startFakeRelay()
-    client = new ClusterClient({relay: relay.url})
+    server = await startRelay()
+    client = new ClusterClient({relay: server.url})
   })
   afterEach(async () => {
     for (const made of open.splice(0)) made.close()
-    await relay.close()
+    await server.stop()
   })
 
   it('joins, keeps the roster, broadcasts and sends directly with acks and no echo', async () => {
-    const {cluster_id, token} = relay.create()
+    const {cluster_id, token} = await client.create({name: 'conn'})
     const ada = connection(cluster_id, {agent: 'ada', token, did: 'did:key:zAda'})
     const ready = await ada.connect()
     expect(ready).toMatchObject({type: 'ready', you: 'ada', you_did: 'did:key:zAda', online: ['ada']})
@@ -92,12 +93,47 @@ describe('ClusterConnection against a spec-faithful relay', () => {
   })
 
   it('rejects connect with clear errors for 401, 404 and an unreachable relay', async () => {
-    const {cluster_id} = relay.create()
+    const {cluster_id} = await client.create({name: 'conn'})
     await expect(connection(cluster_id, {agent: 'eve', token: 'ck_wrong'}).connect()).rejects.toMatchObject({kind: 'unauthorized', code: 'cluster_unauthorized'})
     await expect(connection('c_missing', {agent: 'eve'}).connect()).rejects.toMatchObject({kind: 'not_found', code: 'cluster_not_found'})
     const closedPort = new ClusterClient({relay: 'http://127.0.0.1:1'}).connection('c_x', {agent: 'eve'})
     await expect(closedPort.connect()).rejects.toMatchObject({code: 'relay_unreachable'})
     expect(closedPort.state.state).toBe('failed')
+  })
+
+  it('is gone, without reconnecting, when the cluster is deleted', async () => {
+    const {cluster_id, token, admin_token} = await client.create({name: 'doomed'})
+    const ada = connection(cluster_id, {agent: 'ada', token})
+    await ada.connect()
+    const gone = next(ada, 'gone')
+    await client.delete(cluster_id, admin_token)
+    expect((await gone)[0]).toEqual({reason: 'deleted'})
+    expect(ada.state.state).toBe('gone')
+  })
+})
+
+/**
+ * Dropping sockets, refusing the next upgrade with a chosen status, closing
+ * with a chosen reason: the fake relay does these on cue; everything it
+ * checks the real relay also does (see the first describe and the CLI tests).
+ */
+describe('ClusterConnection reconnecting (a fake relay that fails on cue)', () => {
+  let relay: FakeRelay
+  let client: ClusterClient
+  const open: ClusterConnection[] = []
+  const connection = (clusterId: string, join: Parameters<ClusterClient['connection']>[1], options: Parameters<ClusterClient['connection']>[2] = {}) => {
+    const made = client.connection(clusterId, join, {backoff: createBackoff({baseMs: 100, maxMs: 1000, random: () => 0}), ...options})
+    open.push(made)
+    return made
+  }
+
+  beforeEach(async () => {
+    relay = await startFakeRelay()
+    client = new ClusterClient({relay: relay.url})
+  })
+  afterEach(async () => {
+    for (const made of open.splice(0)) made.close()
+    await relay.close()
   })
 
   it('reconnects with backoff after a dropped socket, sending what was typed meanwhile', async () => {
