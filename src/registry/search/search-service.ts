@@ -54,7 +54,8 @@ export interface SearchService {
   /** Loads the index and subscribes to events (idempotent; the first search calls it too). */
   start(): Promise<void>
   search(request: SearchRequest): Promise<SearchResponse>
-  close(): void
+  /** Stops following events and waits for refreshes in flight (they read the store). */
+  close(): Promise<void>
 }
 
 // Rounds of "rank, re-check liveness, re-rank" before answering with what is confirmed.
@@ -183,9 +184,10 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     index,
     start,
     search,
-    close() {
+    async close() {
       for (const stop of unsubscribe.splice(0)) stop()
       if (resyncTimer) clearInterval(resyncTimer)
+      await Promise.allSettled([...refreshing.values()])
     },
   }
 }

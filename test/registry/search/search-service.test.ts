@@ -101,7 +101,7 @@ describe('search service', () => {
   it('stops listening once closed', async () => {
     const {store, events, service, search, settle} = await setup()
     await search('x')
-    service.close()
+    await service.close()
     await putAgent(store, agentRecord('after-close', {description: 'Generates images'}))
     events.publish('agent.registered', 'after-close')
     await settle()
