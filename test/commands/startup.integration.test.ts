@@ -9,7 +9,14 @@ describe('start-up loads no heavy package', () => {
     expect(control.heavy).toEqual(HEAVY_PACKAGES)
   })
 
-  it.each([[['--version']], [['validate', '--help']], [['task', 'create', '--help']], [['init', '--help']]])('mesh %j', (args) => {
+  it('mesh --version answers before oclif loads', () => {
+    const loads = heavyModulesLoadedBy(['--version'])
+    expect(loads.status, loads.stderr).toBe(0)
+    expect(loads.packages).not.toContain('@oclif/core')
+    expect(loads.heavy).toEqual([])
+  })
+
+  it.each([[['validate', '--help']], [['task', 'create', '--help']], [['init', '--help']]])('mesh %j', (args) => {
     const loads = heavyModulesLoadedBy(args)
     expect(loads.status, loads.stderr).toBe(0)
     expect(loads.recorded).toBeGreaterThan(10)
