@@ -3,8 +3,9 @@
  * `/v1/clusters/:id/boards…`. Relay errors become MeshErrors that keep the
  * relay's stable code (`age_gated`, `board_not_found`, …) and field.
  */
-import {MeshError, type ErrorKind} from '../lib/errors.js'
-import {resolveRelayUrl} from './cluster-client.js'
+import {MeshError} from '../lib/errors.js'
+import {relayUrl, resolveRelayUrl} from './cluster-client.js'
+import {callJson} from './http-json.js'
 import {REST_TIMEOUT_MS} from './cluster-constants.js'
 
 export type PostTtl = '24h' | '7d' | '30d' | '1y' | 'forever'
@@ -97,7 +98,6 @@ export interface BoardsClientOptions {
   timeoutMs?: number
 }
 
-const STATUS_KIND: Record<number, ErrorKind> = {400: 'invalid', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'invalid', 409: 'conflict', 413: 'too_large', 429: 'rate_limited', 503: 'unavailable'}
 
 const segment = (value: string) => encodeURIComponent(value)
 
@@ -167,51 +167,28 @@ export class BoardsClient {
     path: string,
     options: {body?: unknown; params?: URLSearchParams; credentials?: Credentials; headers?: Record<string, string>} = {},
   ): Promise<T> {
-    const url = new URL(path.replace(/^\//, ''), this.relay.endsWith('/') ? this.relay : this.relay + '/')
-    if (url.protocol === 'ws:') url.protocol = 'http:'
-    if (url.protocol === 'wss:') url.protocol = 'https:'
+    const url = relayUrl(this.relay, path, 'http')
     if (options.params) url.search = options.params.toString()
     // The admin token also opens a private cluster, so it wins when both are given.
     const token = options.credentials?.adminToken ?? options.credentials?.token
-    const headers: Record<string, string> = {accept: 'application/json', ...options.headers}
+    const headers: Record<string, string> = {...options.headers}
     if (token) headers['x-cluster-token'] = token
-    if (options.body !== undefined) headers['content-type'] = 'application/json'
-    let response: Response
-    try {
-      response = await this.fetch(url, {
-        method,
-        headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      })
-    } catch (error) {
-      const reason = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)
-      throw new MeshError('unavailable', 'relay_unreachable', `Cannot reach the relay at ${this.relay}: ${reason}`, {cause: error})
-    }
-    const text = await response.text()
-    let body: unknown
-    try {
-      body = text === '' ? undefined : JSON.parse(text)
-    } catch {
-      body = undefined
-    }
-    if (!response.ok) throw relayError(response.status, body, `${method} ${url.pathname}`)
-    if (body === undefined) throw new MeshError('internal', 'relay_bad_answer', `The relay answered ${method} ${url.pathname} with no JSON body`)
-    return body as T
+    const body = await callJson<T | undefined>({
+      method,
+      url,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      timeoutMs: this.timeoutMs,
+      fetch: this.fetch,
+      service: 'relay',
+    })
+    if (body === undefined) throw new MeshError('unavailable', 'relay_bad_answer', `The relay answered ${method} ${url.pathname} with no JSON body`)
+    return body
   }
 }
 
 const boardsPath = (cluster: string) => `/v1/clusters/${segment(cluster)}/boards`
 const postsPath = (cluster: string, board: string) => `${boardsPath(cluster)}/${segment(board)}/posts`
-
-/** A relay HTTP error as a MeshError with the relay's code, message and field. */
-function relayError(status: number, body: unknown, what: string): MeshError {
-  const error = (body as {error?: {code?: unknown; message?: unknown; field?: unknown}} | undefined)?.error
-  const kind = STATUS_KIND[status] ?? (status >= 500 ? 'internal' : 'invalid')
-  const code = typeof error?.code === 'string' ? error.code : `http_${status}`
-  const message = typeof error?.message === 'string' ? error.message : `The relay answered ${status} to ${what}`
-  return new MeshError(kind, code, message, {field: typeof error?.field === 'string' ? error.field : undefined, details: {status}})
-}
 
 /** A client for the relay named by `--relay`, else `MESH_RELAY`, else the default. */
 export function createBoardsClient(options: Partial<BoardsClientOptions> = {}): BoardsClient {

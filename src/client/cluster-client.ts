@@ -4,7 +4,8 @@
  * "Endpoints" and "Authentication". Importing this file loads no ws: the
  * socket library is imported when a connection first connects.
  */
-import {MeshError, type ErrorKind} from '../lib/errors.js'
+import {MeshError} from '../lib/errors.js'
+import {callJson, resolveServerUrl} from './http-json.js'
 import {DEFAULT_RELAY_URL, RELAY_ENV, REST_TIMEOUT_MS} from './cluster-constants.js'
 import {ClusterConnection, type ClusterConnectionOptions} from './cluster-connection.js'
 
@@ -72,25 +73,12 @@ export interface ClusterClientOptions {
   timeoutMs?: number
 }
 
-const STATUS_KIND: Record<number, ErrorKind> = {400: 'invalid', 401: 'unauthorized', 402: 'payment_required', 403: 'forbidden', 404: 'not_found', 409: 'conflict', 413: 'too_large', 429: 'rate_limited', 503: 'unavailable'}
-
 /** The relay URL from a flag, else `MESH_RELAY`, else the default; checked to be http(s) or ws(s). */
-export function resolveRelayUrl(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
-  const raw = (flag ?? env[RELAY_ENV] ?? DEFAULT_RELAY_URL).trim()
-  let url: URL
-  try {
-    url = new URL(raw)
-  } catch {
-    throw new MeshError('invalid', 'usage_relay_url', `--relay must be a URL such as ${DEFAULT_RELAY_URL}, got "${raw}"`)
-  }
-  if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) {
-    throw new MeshError('invalid', 'usage_relay_url', `--relay must be an http(s) or ws(s) URL, got "${raw}"`)
-  }
-  return url.toString().replace(/\/+$/, '')
-}
+export const resolveRelayUrl = (flag?: string, env: NodeJS.ProcessEnv = process.env): string =>
+  resolveServerUrl({flag, flagName: '--relay', env: RELAY_ENV, fallback: DEFAULT_RELAY_URL, websocket: true}, env)
 
 /** `<relay>/<path>` keeping any path prefix of the relay (a relay behind a proxy at /mesh). */
-function relayUrl(relay: string, path: string, scheme: 'http' | 'ws'): URL {
+export function relayUrl(relay: string, path: string, scheme: 'http' | 'ws'): URL {
   const url = new URL(path.replace(/^\//, ''), relay.endsWith('/') ? relay : relay + '/')
   const secure = url.protocol === 'https:' || url.protocol === 'wss:'
   url.protocol = scheme === 'ws' ? (secure ? 'wss:' : 'ws:') : secure ? 'https:' : 'http:'
@@ -159,38 +147,18 @@ export class ClusterClient {
 
   private async request<T>(method: string, path: string, options: {body?: unknown; headers?: Record<string, string>} = {}): Promise<T> {
     const url = relayUrl(this.relay, path, 'http')
-    let response: Response
-    try {
-      response = await this.fetch(url, {
-        method,
-        headers: {accept: 'application/json', ...(options.body === undefined ? {} : {'content-type': 'application/json'}), ...options.headers},
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      })
-    } catch (error) {
-      const reason = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)
-      throw new MeshError('unavailable', 'relay_unreachable', `Cannot reach the relay at ${this.relay}: ${reason}`, {cause: error})
-    }
-    const text = await response.text()
-    let body: unknown
-    try {
-      body = text === '' ? undefined : JSON.parse(text)
-    } catch {
-      body = undefined
-    }
-    if (!response.ok) throw httpError(response.status, body, `${method} ${url.pathname}`)
-    if (body === undefined) throw new MeshError('internal', 'relay_bad_answer', `The relay answered ${method} ${url.pathname} with no JSON body`)
-    return body as T
+    const body = await callJson<T | undefined>({
+      method,
+      url,
+      headers: options.headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      timeoutMs: this.timeoutMs,
+      fetch: this.fetch,
+      service: 'relay',
+    })
+    if (body === undefined) throw new MeshError('unavailable', 'relay_bad_answer', `The relay answered ${method} ${url.pathname} with no JSON body`)
+    return body
   }
-}
-
-/** A relay HTTP error as a MeshError keeping the relay's stable code. */
-function httpError(status: number, body: unknown, what: string): MeshError {
-  const error = (body as {error?: {code?: unknown; message?: unknown; field?: unknown}} | undefined)?.error
-  const kind = STATUS_KIND[status] ?? (status >= 500 ? 'internal' : 'invalid')
-  const code = typeof error?.code === 'string' ? error.code : `http_${status}`
-  const message = typeof error?.message === 'string' ? error.message : `The relay answered ${status} to ${what}`
-  return new MeshError(kind, code, message, {field: typeof error?.field === 'string' ? error.field : undefined, details: {status}})
 }
 
 /** A client for the relay named by a flag, `MESH_RELAY` or the default. */

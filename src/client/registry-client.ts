@@ -7,7 +7,8 @@
  */
 import type {KeyObject} from 'node:crypto'
 import {signRequest} from '../identity/mesh-sig.js'
-import {MeshError, type ErrorKind} from '../lib/errors.js'
+import {MeshError} from '../lib/errors.js'
+import {callJson} from './http-json.js'
 
 export {DEFAULT_REGISTRY_URL, REGISTRY_ENV, resolveRegistryUrl} from './search-client.js'
 
@@ -98,19 +99,6 @@ export interface RegistryClientOptions {
   timeoutMs?: number
 }
 
-const STATUS_KIND: Record<number, ErrorKind> = {
-  400: 'invalid',
-  401: 'unauthorized',
-  402: 'payment_required',
-  403: 'forbidden',
-  404: 'not_found',
-  405: 'invalid',
-  409: 'conflict',
-  413: 'too_large',
-  429: 'rate_limited',
-  503: 'unavailable',
-}
-
 interface CallOptions {
   body?: unknown
   bearer?: string
@@ -122,45 +110,17 @@ interface CallOptions {
 
 export function createRegistryClient(options: RegistryClientOptions) {
   const base = options.registry.replace(/\/+$/, '')
-  const doFetch = options.fetch ?? globalThis.fetch
 
   async function call<T>(method: string, path: string, call: CallOptions = {}): Promise<T> {
     const url = new URL(base + path)
     for (const [key, value] of Object.entries(call.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value))
     const body = call.body === undefined ? undefined : JSON.stringify(call.body)
-    const headers: Record<string, string> = {accept: 'application/json'}
-    if (body !== undefined) headers['content-type'] = 'application/json'
+    const headers: Record<string, string> = {}
     if (call.bearer) headers.authorization = `Bearer ${call.bearer}`
     if (call.adminKey) headers['x-admin-key'] = call.adminKey
     // spec Mesh-Sig: the signed path is the path with its query string, as the server receives it.
     if (call.signWith) headers['mesh-sig'] = signRequest({method, path: url.pathname + url.search, body: body ?? '', privateKey: call.signWith})
-    let response: Response
-    try {
-      response = await doFetch(url, {method, headers, body, signal: AbortSignal.timeout(options.timeoutMs ?? REGISTRY_TIMEOUT_MS)})
-    } catch (error) {
-      const reason = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)
-      throw new MeshError('unavailable', 'registry_unreachable', `Cannot reach the registry at ${base}: ${reason}`, {cause: error})
-    }
-    const text = await response.text()
-    let parsed: unknown
-    try {
-      parsed = text === '' ? undefined : JSON.parse(text)
-    } catch {
-      parsed = undefined
-    }
-    if (!response.ok) {
-      const error = (parsed as {error?: {code?: unknown; message?: unknown; field?: unknown}} | undefined)?.error
-      const kind = STATUS_KIND[response.status] ?? (response.status >= 500 ? 'unavailable' : 'invalid')
-      const details: Record<string, unknown> = {status: response.status}
-      const retryAfter = Number(response.headers.get('retry-after'))
-      if (Number.isFinite(retryAfter) && retryAfter > 0) details.retry_after = retryAfter
-      throw new MeshError(
-        kind,
-        typeof error?.code === 'string' ? error.code : `http_${response.status}`,
-        typeof error?.message === 'string' ? error.message : `The registry answered ${response.status} to ${method} ${path}`,
-        {field: typeof error?.field === 'string' ? error.field : undefined, details},
-      )
-    }
+    const parsed = await callJson<unknown>({method, url, headers, body, timeoutMs: options.timeoutMs ?? REGISTRY_TIMEOUT_MS, fetch: options.fetch, service: 'registry'})
     if (parsed === undefined || typeof parsed !== 'object') {
       throw new MeshError('unavailable', 'registry_bad_answer', `The registry at ${base} answered ${method} ${path} without a JSON object`)
     }
