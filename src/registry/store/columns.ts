@@ -14,6 +14,9 @@ export const PATCH_COLUMNS: Record<keyof AgentPatch, {column: string; json: bool
   brand: {column: 'brand', json: false},
 }
 
+/** Columns holding JSON (TEXT in SQLite, JSONB in PostgreSQL). */
+export const JSON_COLUMNS: ReadonlySet<string> = new Set(Object.values(PATCH_COLUMNS).filter((spec) => spec.json).map((spec) => spec.column))
+
 /** The columns to write for a patch, in a stable order, with JSON values serialised. */
 export function patchAssignments(patch: AgentPatch): Array<{column: string; value: unknown}> {
   const out: Array<{column: string; value: unknown}> = []

@@ -4,7 +4,7 @@
  * single atomic statement, so two nodes never disagree.
  */
 import {migratePostgres, type PgPool} from '../../store/postgres.js'
-import {NONCE_PURGE_EVERY_MS, patchAssignments, rowToAgent} from './columns.js'
+import {JSON_COLUMNS, NONCE_PURGE_EVERY_MS, patchAssignments, rowToAgent} from './columns.js'
 import {REGISTRY_POSTGRES_MIGRATIONS} from './migrations.js'
 import type {RegistryStore} from './store.js'
 
@@ -33,6 +33,10 @@ export async function createPostgresRegistryStore(options: PostgresRegistryStore
       const result = await pool.query('SELECT * FROM registry_agents WHERE agent_id = $1', [agentId])
       return result.rows[0] ? rowToAgent(result.rows[0]) : null
     },
+    async getApiKeyHash(agentId) {
+      const result = await pool.query('SELECT api_key_hash FROM registry_agents WHERE agent_id = $1', [agentId])
+      return (result.rows[0]?.api_key_hash as string | undefined) ?? null
+    },
     async updateAgent(agentId, patch) {
       const sets = patchAssignments(patch)
       if (sets.length === 0) {
@@ -42,6 +46,19 @@ export async function createPostgresRegistryStore(options: PostgresRegistryStore
       const assignments = sets.map((s, i) => `${s.column} = $${i + 2}`).join(', ')
       const result = await pool.query(`UPDATE registry_agents SET ${assignments} WHERE agent_id = $1`, [agentId, ...sets.map((s) => s.value)])
       return result.rowCount === 1
+    },
+    async applyAgentPatch(agentId, patch) {
+      const sets = patchAssignments(patch)
+      if (sets.length > 0) {
+        // jsonb columns compare as values (key order and spacing aside); an identical row is not rewritten.
+        const param = (s: {column: string}, i: number) => (JSON_COLUMNS.has(s.column) ? `$${i + 2}::jsonb` : `$${i + 2}`)
+        const assignments = sets.map((s, i) => `${s.column} = ${param(s, i)}`).join(', ')
+        const differs = sets.map((s, i) => `${s.column} IS DISTINCT FROM ${param(s, i)}`).join(' OR ')
+        const result = await pool.query(`UPDATE registry_agents SET ${assignments} WHERE agent_id = $1 AND (${differs})`, [agentId, ...sets.map((s) => s.value)])
+        if (result.rowCount === 1) return 'changed'
+      }
+      const exists = await pool.query('SELECT 1 FROM registry_agents WHERE agent_id = $1', [agentId])
+      return exists.rowCount === 1 ? 'unchanged' : 'missing'
     },
     async touchAgent(agentId, nowMs) {
       const result = await pool.query(

@@ -1,4 +1,5 @@
 /** The registry store on the embedded SQLite database (`<data>/mesh.db`). */
+import type {Statement} from 'better-sqlite3'
 import {migrateSqlite, type SqliteDatabase} from '../../store/sqlite.js'
 import {NONCE_PURGE_EVERY_MS, patchAssignments, rowToAgent} from './columns.js'
 import {REGISTRY_SQLITE_MIGRATIONS} from './migrations.js'
@@ -13,6 +14,13 @@ export interface SqliteRegistryStoreOptions {
 
 type Row = Record<string, unknown>
 
+interface PendingTouch {
+  agentId: string
+  nowMs: number
+  resolve(previous: number | null | undefined): void
+  reject(error: unknown): void
+}
+
 /** Migrates the registry area and returns the store. */
 export function createSqliteRegistryStore(options: SqliteRegistryStoreOptions): RegistryStore {
   const {db} = options
@@ -22,14 +30,33 @@ export function createSqliteRegistryStore(options: SqliteRegistryStoreOptions): 
      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (agent_id) DO NOTHING`,
   )
   const selectAgent = db.prepare('SELECT * FROM registry_agents WHERE agent_id = ?')
+  const selectKeyHash = db.prepare('SELECT api_key_hash FROM registry_agents WHERE agent_id = ?').pluck()
   const selectSeen = db.prepare('SELECT last_seen_ms FROM registry_agents WHERE agent_id = ?')
   const updateSeen = db.prepare('UPDATE registry_agents SET last_seen_ms = max(coalesce(last_seen_ms, ?), ?) WHERE agent_id = ?')
-  const touch = db.transaction((agentId: string, nowMs: number): number | null | undefined => {
+  const touchOne = (agentId: string, nowMs: number): number | null | undefined => {
     const row = selectSeen.get(agentId) as Row | undefined
     if (!row) return undefined
     updateSeen.run(nowMs, nowMs, agentId)
     return (row.last_seen_ms as number | null) ?? null
-  })
+  }
+  // Group commit: the heartbeats that arrive in one turn of the event loop share one
+  // transaction, since the commit (WAL append, amortised checkpoint fsync) costs far more
+  // than the update. Each caller still gets its answer only once its watermark is committed.
+  let pendingTouches: PendingTouch[] = []
+  const touchAll = db.transaction((batch: PendingTouch[]) => batch.map((touch) => touchOne(touch.agentId, touch.nowMs)))
+  const flushTouches = () => {
+    const batch = pendingTouches
+    pendingTouches = []
+    if (batch.length === 0) return
+    let previous: Array<number | null | undefined>
+    try {
+      previous = touchAll(batch)
+    } catch (error) {
+      for (const touch of batch) touch.reject(error)
+      return
+    }
+    batch.forEach((touch, i) => touch.resolve(previous[i]))
+  }
   const seenBetween = db.prepare('SELECT agent_id FROM registry_agents WHERE last_seen_ms >= ? AND last_seen_ms < ? ORDER BY agent_id')
   const saveProbe = db.prepare('UPDATE registry_agents SET probe = ? WHERE agent_id = ?')
   const probeTargets = db.prepare(
@@ -44,6 +71,16 @@ export function createSqliteRegistryStore(options: SqliteRegistryStoreOptions): 
   const insertSecret = db.prepare('INSERT INTO registry_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING')
   const selectSecret = db.prepare('SELECT value FROM registry_secrets WHERE name = ?')
   let lastPurgeMs = 0
+  // Prepared once per column set: a heartbeat always patches the same columns.
+  // Column names come from the fixed PATCH_COLUMNS table, never from input.
+  const updates = new Map<string, Statement>()
+  const conditionalUpdates = new Map<string, Statement>()
+  const statementFor = (cache: Map<string, Statement>, columns: string[], sql: () => string) => {
+    const key = columns.join(',')
+    let statement = cache.get(key)
+    if (!statement) cache.set(key, (statement = db.prepare(sql())))
+    return statement
+  }
 
   return {
     async createAgent(agent) {
@@ -54,15 +91,33 @@ export function createSqliteRegistryStore(options: SqliteRegistryStoreOptions): 
       const row = selectAgent.get(agentId) as Row | undefined
       return row ? rowToAgent(row) : null
     },
+    async getApiKeyHash(agentId) {
+      return (selectKeyHash.get(agentId) as string | undefined) ?? null
+    },
     async updateAgent(agentId, patch) {
       const sets = patchAssignments(patch)
       if (sets.length === 0) return Boolean(selectSeen.get(agentId))
-      // Column names come from the fixed PATCH_COLUMNS table, never from input.
-      const sql = `UPDATE registry_agents SET ${sets.map((s) => `${s.column} = ?`).join(', ')} WHERE agent_id = ?`
-      return db.prepare(sql).run(...sets.map((s) => s.value), agentId).changes === 1
+      const columns = sets.map((s) => s.column)
+      const update = statementFor(updates, columns, () => `UPDATE registry_agents SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE agent_id = ?`)
+      return update.run(...sets.map((s) => s.value), agentId).changes === 1
     },
-    async touchAgent(agentId, nowMs) {
-      return touch(agentId, nowMs)
+    async applyAgentPatch(agentId, patch) {
+      const sets = patchAssignments(patch)
+      if (sets.length > 0) {
+        const columns = sets.map((s) => s.column)
+        // `IS NOT` compares the stored text byte for byte (and NULLs as values): an identical row is not rewritten.
+        const update = statementFor(conditionalUpdates, columns, () =>
+          `UPDATE registry_agents SET ${columns.map((c) => `${c} = ?`).join(', ')}
+           WHERE agent_id = ? AND (${columns.map((c) => `${c} IS NOT ?`).join(' OR ')})`)
+        const values = sets.map((s) => s.value)
+        if (update.run(...values, agentId, ...values).changes === 1) return 'changed'
+      }
+      return selectSeen.get(agentId) ? 'unchanged' : 'missing'
+    },
+    touchAgent(agentId, nowMs) {
+      return new Promise((resolve, reject) => {
+        if (pendingTouches.push({agentId, nowMs, resolve, reject}) === 1) setImmediate(flushTouches)
+      })
     },
     async listAgents(query) {
       const where: string[] = []
@@ -105,6 +160,7 @@ export function createSqliteRegistryStore(options: SqliteRegistryStoreOptions): 
       return (selectSecret.get(name) as Row).value as string
     },
     async close() {
+      if (db.open) flushTouches()
       if (options.closeDb && db.open) db.close()
     },
   }

@@ -23,13 +23,25 @@ export interface ListAgentsQuery {
   limit: number
 }
 
+/** What {@link RegistryStore.applyAgentPatch} did: wrote a difference, found nothing to change, or no such agent. */
+export type PatchOutcome = 'changed' | 'unchanged' | 'missing'
+
 /** The registry's store. Every implementation passes test/registry/store/store.contract.ts. */
 export interface RegistryStore {
   /** Inserts a new agent; false when the agent_id is taken (atomic across nodes). */
   createAgent(agent: NewAgent): Promise<boolean>
   getAgent(agentId: string): Promise<AgentRecord | null>
+  /** Just the api-key hash (the token route's check), or null for an unknown agent. */
+  getApiKeyHash(agentId: string): Promise<string | null>
   /** Applies the given fields; false when the agent does not exist. */
   updateAgent(agentId: string, patch: AgentPatch): Promise<boolean>
+  /**
+   * Applies the patch only when some field differs from the stored value
+   * (compared as stored: serialized JSON text in SQLite, jsonb equality in
+   * PostgreSQL) and writes nothing otherwise — a heartbeat repeating its card
+   * costs a comparison, not a write, and tells the caller whether to announce it.
+   */
+  applyAgentPatch(agentId: string, patch: AgentPatch): Promise<PatchOutcome>
   /**
    * Moves the heartbeat watermark forward to `nowMs` (never back) and returns
    * the previous watermark, or undefined when the agent does not exist.
@@ -85,6 +97,9 @@ export function createMemoryRegistryStore(): RegistryStore {
       const agent = agents.get(agentId)
       return agent ? clone(agent) : null
     },
+    async getApiKeyHash(agentId) {
+      return agents.get(agentId)?.apiKeyHash ?? null
+    },
     async updateAgent(agentId, patch) {
       const agent = agents.get(agentId)
       if (!agent) return false
@@ -92,6 +107,17 @@ export function createMemoryRegistryStore(): RegistryStore {
         if (value !== undefined) (agent as unknown as Record<string, unknown>)[key] = clone(value)
       }
       return true
+    },
+    async applyAgentPatch(agentId, patch) {
+      const agent = agents.get(agentId) as unknown as Record<string, unknown> | undefined
+      if (!agent) return 'missing'
+      let changed = false
+      for (const [key, value] of Object.entries(patch)) {
+        if (value === undefined || JSON.stringify(agent[key]) === JSON.stringify(value)) continue
+        agent[key] = clone(value)
+        changed = true
+      }
+      return changed ? 'changed' : 'unchanged'
     },
     async touchAgent(agentId, nowMs) {
       const agent = agents.get(agentId)

@@ -78,6 +78,58 @@ export function registryStoreContract(name: string, open: OpenStore) {
       expect(await store.updateAgent('ghost', {})).toBe(false)
     })
 
+    it('applies a patch only where it differs: changed, unchanged (nothing written) or missing', async () => {
+      const store = await fresh()
+      await store.createAgent(agent('alpha'))
+      const card = {name: 'Alpha', tags: ['a'], nested: {deep: [1, {x: null}]}, unicode: 'é 漢字'}
+      const patch = {agentCard: card, capabilities: ['a'], displayName: 'Alpha', brand: null, description: 'hi'}
+      expect(await store.applyAgentPatch('alpha', patch)).toBe('changed')
+      expect(await store.getAgent('alpha')).toMatchObject({agentCard: card, capabilities: ['a'], displayName: 'Alpha', description: 'hi'})
+      // The same values again (fresh objects, same JSON): nothing to write.
+      expect(await store.applyAgentPatch('alpha', structuredClone(patch))).toBe('unchanged')
+      expect(await store.applyAgentPatch('alpha', {displayName: 'Alpha'})).toBe('unchanged')
+      // One field differing is enough, and only then is the patch written.
+      expect(await store.applyAgentPatch('alpha', {...patch, agentCard: {...card, nested: {deep: [2]}}})).toBe('changed')
+      expect((await store.getAgent('alpha'))!.agentCard).toEqual({...card, nested: {deep: [2]}})
+      expect(await store.applyAgentPatch('alpha', {brand: 'acme'})).toBe('changed')
+      expect(await store.applyAgentPatch('alpha', {brand: null})).toBe('changed')
+      expect(await store.applyAgentPatch('alpha', {brand: null})).toBe('unchanged')
+      expect(await store.applyAgentPatch('alpha', {})).toBe('unchanged')
+      expect(await store.applyAgentPatch('ghost', patch)).toBe('missing')
+      expect(await store.applyAgentPatch('ghost', {})).toBe('missing')
+      expect(await store.getAgent('alpha')).toMatchObject({displayName: 'Alpha', brand: null, apiKeyHash: 'a'.repeat(64)})
+    })
+
+    it('reads just the api-key hash', async () => {
+      const store = await fresh()
+      await store.createAgent(agent('alpha', {apiKeyHash: 'c'.repeat(64)}))
+      expect(await store.getApiKeyHash('alpha')).toBe('c'.repeat(64))
+      await store.updateAgent('alpha', {apiKeyHash: 'd'.repeat(64)})
+      expect(await store.getApiKeyHash('alpha')).toBe('d'.repeat(64))
+      expect(await store.getApiKeyHash('ghost')).toBeNull()
+    })
+
+    it('answers concurrent heartbeats each with the watermark it replaced', async () => {
+      const store = await fresh()
+      for (const id of ['alpha', 'bravo']) await store.createAgent(agent(id))
+      const [a1, b1, a2, ghost, a3, b2] = await Promise.all([
+        store.touchAgent('alpha', 1000),
+        store.touchAgent('bravo', 1500),
+        store.touchAgent('alpha', 2000),
+        store.touchAgent('ghost', 2500),
+        store.touchAgent('alpha', 1800),
+        store.touchAgent('bravo', 3000),
+      ])
+      expect(ghost).toBeUndefined()
+      // Whatever order they ran in: exactly one saw no watermark, the others a watermark set by another call.
+      expect([a1, a2, a3].filter((previous) => previous === null)).toHaveLength(1)
+      for (const previous of [a1, a2, a3]) expect([null, 1000, 1800, 2000]).toContain(previous)
+      expect([b1, b2].filter((previous) => previous === null)).toHaveLength(1)
+      for (const previous of [b1, b2]) expect([null, 1500, 3000]).toContain(previous)
+      expect((await store.getAgent('alpha'))!.lastSeenMs).toBe(2000)
+      expect((await store.getAgent('bravo'))!.lastSeenMs).toBe(3000)
+    })
+
     it('moves the heartbeat watermark forward only and returns the previous one', async () => {
       const store = await fresh()
       await store.createAgent(agent('alpha'))
