@@ -25,6 +25,11 @@ export function assertCardLimits(card: JsonObject, field = 'agent_card'): void {
   if (nestsDeeperThan(card, MAX_CARD_DEPTH)) {
     throw invalid('card_too_deep', `${field} nests deeper than ${MAX_CARD_DEPTH} levels`, {field})
   }
+  assertCardSize(card, field)
+}
+
+/** spec Limits: 400 when the card is over 16 KB serialized (for a card whose depth is already known to be within bounds). */
+export function assertCardSize(card: JsonObject, field = 'agent_card'): void {
   const bytes = Buffer.byteLength(JSON.stringify(card), 'utf8')
   if (bytes > MAX_CARD_BYTES) {
     throw invalid('card_too_large', `${field} is ${bytes} bytes serialized; the limit is ${MAX_CARD_BYTES}`, {field})

@@ -13,7 +13,7 @@ import {DEFAULT_LIMITS} from './constants.js'
 import {createRegistryEvents} from './events.js'
 import type {RegistryStore} from './store/store.js'
 import {createTokenIssuer, keyHint, type TokenIssuer} from './tokens.js'
-import type {RegistryContext, RegistryLimits} from './types.js'
+import type {AgentRecord, RegistryContext, RegistryLimits} from './types.js'
 
 export interface RegistryContextOptions {
   store: RegistryStore
@@ -34,6 +34,8 @@ export interface CoreRegistryContext extends RegistryContext {
   tokens: TokenIssuer
   ipLimiter: RateLimiter
   registrationLimiter: RateLimiter
+  /** Like authenticate, but returns the agent's record the revocation check read (the caller needs it anyway). */
+  authenticateAgent(bearerToken: string | undefined): Promise<AgentRecord>
   /** Constant-time check of an `x-admin-key` header value. */
   isAdminKey(candidate: string | undefined): boolean
 }
@@ -53,6 +55,20 @@ export function createRegistryContext(options: RegistryContextOptions): CoreRegi
   const adminDigest = options.adminKey ? sha256(options.adminKey) : null
   const publicUrl = options.publicUrl.replace(/\/+$/, '')
 
+  async function authenticateAgent(bearerToken: string | undefined): Promise<AgentRecord> {
+    const raw = bearerToken?.trim()
+    if (!raw) throw unauthorized('missing_token', 'Send Authorization: Bearer <token> (from POST /v1/agents/token)')
+    const token = BEARER.exec(raw)?.[1] ?? raw
+    const claims = await tokens.verify(token)
+    const agent = await options.store.getAgent(claims.agentId)
+    // A token minted before a key rotation (or for a deleted agent) no longer counts, on whichever node it was rotated.
+    if (!agent || keyHint(agent.apiKeyHash) !== claims.keyHint) {
+      throw unauthorized('invalid_token', 'The bearer token was revoked; get a new one from /v1/agents/token')
+    }
+    identityLimiter.hit(`agent:${claims.agentId}`)
+    return agent
+  }
+
   const context: CoreRegistryContext = {
     store: options.store,
     bus: options.bus,
@@ -66,18 +82,9 @@ export function createRegistryContext(options: RegistryContextOptions): CoreRegi
     registrationLimiter: createRateLimiter({limit: limits.registrationsPerIpPerHour, windowMs: 3_600_000, now: clock}),
 
     async authenticate(bearerToken) {
-      const raw = bearerToken?.trim()
-      if (!raw) throw unauthorized('missing_token', 'Send Authorization: Bearer <token> (from POST /v1/agents/token)')
-      const token = BEARER.exec(raw)?.[1] ?? raw
-      const claims = await tokens.verify(token)
-      const agent = await options.store.getAgent(claims.agentId)
-      // A token minted before a key rotation (or for a deleted agent) no longer counts.
-      if (!agent || keyHint(agent.apiKeyHash) !== claims.keyHint) {
-        throw unauthorized('invalid_token', 'The bearer token was revoked; get a new one from /v1/agents/token')
-      }
-      identityLimiter.hit(`agent:${claims.agentId}`)
-      return claims.agentId
+      return (await authenticateAgent(bearerToken)).agentId
     },
+    authenticateAgent,
 
     async verifySignedRequest(request) {
       if (!request.header) throw unauthorized('signature_required', 'This request needs a Mesh-Sig header')

@@ -5,12 +5,15 @@
  */
 import {didKeyFromPublicKey} from '../identity/did-key.js'
 import {ONLINE_WINDOW_MS} from './constants.js'
-import type {AgentRecord, JsonObject, OwnerClass} from './types.js'
+import type {AgentPatch, AgentRecord, JsonObject, OwnerClass} from './types.js'
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
 
 /** spec: online once a heartbeat arrived; offline after 5 minutes without one. */
-export const isOnline = (agent: AgentRecord, nowMs: number) => agent.lastSeenMs !== null && nowMs - agent.lastSeenMs < ONLINE_WINDOW_MS
+export const isOnline = (agent: AgentRecord, nowMs: number) => isOnlineAt(agent.lastSeenMs, nowMs)
+
+/** The same rule on a bare watermark. */
+export const isOnlineAt = (lastSeenMs: number | null, nowMs: number) => lastSeenMs !== null && nowMs - lastSeenMs < ONLINE_WINDOW_MS
 
 /** The oldest watermark that still counts as online at `nowMs`. */
 export const onlineSince = (nowMs: number) => nowMs - ONLINE_WINDOW_MS + 1
@@ -18,6 +21,42 @@ export const onlineSince = (nowMs: number) => nowMs - ONLINE_WINDOW_MS + 1
 export const handleOf = (publicUrl: string, agentId: string) => `${publicUrl}/agent/${encodeURIComponent(agentId)}`
 
 export const didOf = (agent: AgentRecord) => (agent.pubkey ? didKeyFromPublicKey(agent.pubkey) : null)
+
+/**
+ * True when two JSON values serialize to the same text: same types, same
+ * keys in the same order, equal leaves. Walks instead of serializing both
+ * (the heartbeat compares its card with the stored one on every push).
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false
+    return true
+  }
+  const aKeys = Object.keys(a)
+  const bKeys = Object.keys(b)
+  if (aKeys.length !== bKeys.length) return false
+  for (let i = 0; i < aKeys.length; i++) {
+    const key = aKeys[i]
+    if (key !== bKeys[i] || !sameJson((a as JsonObject)[key], (b as JsonObject)[key])) return false
+  }
+  return true
+}
+
+/**
+ * True when the patch would leave `agent` byte-identical (every set field
+ * serializes to the same JSON as the stored one): the heartbeat's repeated
+ * card, which then needs neither a write nor an `agent.card` event. False
+ * means "maybe changed" (the store compares again, as it stores values).
+ */
+export function patchKeeps(agent: AgentRecord, patch: AgentPatch): boolean {
+  for (const [field, value] of Object.entries(patch) as Array<[keyof AgentPatch, unknown]>) {
+    if (value !== undefined && !sameJson(agent[field], value)) return false
+  }
+  return true
+}
 
 /** spec Discovery qualities + DECISIONS: the directory record of `GET /v1/agents/<id>`. */
 export interface DirectoryRecord {

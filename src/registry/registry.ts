@@ -10,7 +10,7 @@ import type {Middleware} from 'koa'
 import type {MeshService} from '../http/service.js'
 import {createRegistryContext, type CoreRegistryContext, type RegistryContextOptions} from './context.js'
 import {registryGuards} from './http/guards.js'
-import {createRegistryRouter} from './http/routes.js'
+import {createRegistryRoutes} from './http/routes.js'
 import {createRegistryOperations} from './service.js'
 import {createOfflineSweep} from './sweep.js'
 import type {RegistryPart} from './types.js'
@@ -42,11 +42,13 @@ export function createRegistry(options: RegistryOptions): RegistryService {
     if (names.has(part.name)) throw new TypeError(`Two registry parts are named "${part.name}"`)
     names.add(part.name)
   }
-  const router = createRegistryRouter(context, createRegistryOperations(context))
-  // Parts run before the core routes: their fixed paths (/agents/messages, /v1/agents/ws)
-  // would otherwise be read as agent ids by /agents/:id.
+  const {router, fixed} = createRegistryRoutes(context, createRegistryOperations(context))
+  // Parts run before the core's pattern routes: their fixed paths (/agents/messages, /v1/agents/ws)
+  // would otherwise be read as agent ids by /agents/:id. The core's own fixed paths are
+  // matched exactly first (no part serves them), which keeps the heartbeat off the parts' routers.
   const chain: Middleware[] = [
     registryGuards(context),
+    fixed,
     ...parts.flatMap((part) => (part.middleware ? [part.middleware] : [])),
     router.routes() as unknown as Middleware,
     router.allowedMethods() as unknown as Middleware,

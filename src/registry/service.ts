@@ -8,10 +8,10 @@ import {createHash, randomBytes, timingSafeEqual} from 'node:crypto'
 import {normalizePublicKey} from '../identity/keys.js'
 import {conflict, invalid, MeshError, notFound, unauthorized} from '../lib/errors.js'
 import {assertValid} from '../lib/schemas.js'
-import {mergeState, nestsDeeperThan, prepareCard, assertCardLimits} from './card.js'
+import {assertCardLimits, assertCardSize, mergeState, nestsDeeperThan, prepareCard} from './card.js'
 import {AGENT_ID_PATTERN, API_KEY_BYTES, MAX_CARD_DEPTH, RESERVED_AGENT_IDS} from './constants.js'
 import type {CoreRegistryContext} from './context.js'
-import {directoryRecord, didOf, handleOf, identityAttestation, isOnline, networkItem, onlineSince, siteCard} from './records.js'
+import {directoryRecord, didOf, handleOf, identityAttestation, isOnlineAt, networkItem, onlineSince, patchKeeps, siteCard} from './records.js'
 import type {AgentPatch, AgentRecord, JsonObject, SignerIdentity} from './types.js'
 
 export const hashApiKey = (apiKey: string) => createHash('sha256').update(apiKey, 'utf8').digest('hex')
@@ -98,6 +98,8 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
         if (input.capabilities !== undefined) patch.capabilities = input.capabilities
         if (input.description !== undefined) patch.description = input.description
         await store.updateAgent(input.agent_id, patch)
+        // The kh check already refuses the old key's tokens on every node; this node also stops remembering them.
+        ctx.tokens.forgetAgent(input.agent_id)
         events.publish('agent.card', input.agent_id)
         rotated = true
       }
@@ -126,22 +128,25 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
     /** spec: {agent_id, api_key} → 24 h JWT; marks the agent online (the heartbeat). */
     async token(body: unknown) {
       const input = assertValid<{agent_id: string; api_key: string}>('registry-token', body)
-      const agent = await store.getAgent(input.agent_id)
+      const agentId = input.agent_id
+      // Only the key hash is read: the heartbeat's token call needs nothing else of the record.
+      const apiKeyHash = await store.getApiKeyHash(agentId)
       const given = Buffer.from(hashApiKey(input.api_key), 'hex')
       // Compare even for an unknown agent, so timing does not tell which ids exist.
-      const expected = Buffer.from(agent?.apiKeyHash ?? '0'.repeat(64), 'hex')
-      if (!agent || expected.length !== given.length || !timingSafeEqual(expected, given)) {
+      const expected = Buffer.from(apiKeyHash ?? '0'.repeat(64), 'hex')
+      if (apiKeyHash === null || expected.length !== given.length || !timingSafeEqual(expected, given)) {
         throw unauthorized('invalid_credentials', 'agent_id or api_key is wrong')
       }
       const now = clock()
-      const previous = await store.touchAgent(agent.agentId, now)
-      if (previous === null || (previous !== undefined && !isOnline({...agent, lastSeenMs: previous}, now))) {
-        events.publish('agent.online', agent.agentId)
+      const previous = await store.touchAgent(agentId, now)
+      // spec: online from this call on; announced only on the transition (never seen, or seen over 5 minutes ago).
+      if (previous === null || (previous !== undefined && !isOnlineAt(previous, now))) {
+        events.publish('agent.online', agentId)
       }
-      const minted = await ctx.tokens.mint(agent.agentId, agent.apiKeyHash)
+      const minted = await ctx.tokens.mint(agentId, apiKeyHash)
       return {
         token: minted.token,
-        agent_id: agent.agentId,
+        agent_id: agentId,
         token_type: 'Bearer',
         expires_in: Math.round((minted.expiresAtMs - now) / 1000),
         expires_at: new Date(minted.expiresAtMs).toISOString(),
@@ -150,15 +155,19 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
       }
     },
 
-    /** spec: PATCH me — the card push of every heartbeat (plus webhook set/clear). */
-    async patchMe(agentId: string, body: unknown, isAdmin: boolean) {
+    /**
+     * spec: PATCH me — the card push of every heartbeat (plus webhook set/clear).
+     * `agent` is the caller's record as authentication read it. A push that
+     * changes nothing is not written and not announced (`agent.card` goes
+     * out only when the stored agent changed).
+     */
+    async patchMe(agent: AgentRecord, body: unknown, isAdmin: boolean) {
+      const agentId = agent.agentId
       assertBodyDepth(body, 'agent_card')
       const input = assertValid<PatchMeBody>('registry-patch-me', body)
-      const agent = await mustGet(agentId)
       const patch: AgentPatch = {}
       const warnings: string[] = []
       if (input.agent_card) {
-        assertCardLimits(input.agent_card)
         const prepared = prepareCard({
           card: input.agent_card,
           bodyCapabilities: input.capabilities,
@@ -167,8 +176,9 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
           storedEndpoint: agent.endpoint,
           isAdmin,
         })
-        // Tags and owner_class were rewritten; the stored card must still be within limits.
-        assertCardLimits(prepared.card)
+        // Limits apply to the card as stored (tags and owner_class rewritten), which is never smaller than the
+        // pushed one. Its depth is already bounded: the body passed assertBodyDepth, and the rewritten fields are flat.
+        assertCardSize(prepared.card)
         warnings.push(...prepared.warnings)
         Object.assign(patch, {
           agentCard: prepared.card,
@@ -180,7 +190,10 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
         })
       } else if (input.capabilities) {
         patch.capabilities = input.capabilities
-        if (agent.agentCard) patch.agentCard = {...agent.agentCard, tags: input.capabilities}
+        if (agent.agentCard) {
+          patch.agentCard = {...agent.agentCard, tags: input.capabilities}
+          assertCardSize(patch.agentCard)
+        }
       }
       const description = input.description ?? (input.agent_card?.description as string | undefined)
       if (description !== undefined) patch.description = description
@@ -190,11 +203,15 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
         const result = await ctx.webhooks.set(agentId, input.webhook?.url ?? null)
         webhookSecret = result.webhook_secret
       }
-      if (Object.keys(patch).length > 0) {
-        await store.updateAgent(agentId, patch)
-        events.publish('agent.card', agentId)
+      // The record authentication just read answers for a repeated card; the store checks again otherwise.
+      if (Object.keys(patch).length > 0 && !patchKeeps(agent, patch)) {
+        const outcome = await store.applyAgentPatch(agentId, patch)
+        if (outcome === 'missing') throw notFound('agent_not_found', `No agent "${agentId}" is registered`)
+        if (outcome === 'changed') events.publish('agent.card', agentId)
       }
-      const updated = await mustGet(agentId)
+      // The stored agent is now the read record with the patch applied; no second read.
+      const updated: AgentRecord = {...agent}
+      for (const [field, value] of Object.entries(patch)) if (value !== undefined) (updated as unknown as Record<string, unknown>)[field] = value
       return {
         ok: true as const,
         agent_id: agentId,
@@ -209,9 +226,9 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
     },
 
     /** spec: POST me/state — shallow merge of the allowed keys; limits after the merge. */
-    async mergeState(agentId: string, body: unknown) {
+    async mergeState(agent: AgentRecord, body: unknown) {
+      const agentId = agent.agentId
       assertBodyDepth(body, 'state')
-      const agent = await mustGet(agentId)
       const {card, ignoredKeys} = mergeState(agent.agentCard, body as JsonObject)
       assertCardLimits(card)
       assertValid('discovery-card', card, 'invalid_card')
@@ -220,8 +237,9 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
         patch.capabilities = (card.tags as string[] | undefined) ?? []
         card.tags = patch.capabilities
       }
-      await store.updateAgent(agentId, patch)
-      events.publish('agent.card', agentId)
+      const outcome = await store.applyAgentPatch(agentId, patch)
+      if (outcome === 'missing') throw notFound('agent_not_found', `No agent "${agentId}" is registered`)
+      if (outcome === 'changed') events.publish('agent.card', agentId)
       return {ok: true as const, agent_id: agentId, agent_card: card, ignored_keys: ignoredKeys}
     },
 

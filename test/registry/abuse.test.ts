@@ -9,6 +9,16 @@ describe('bad input and abuse', () => {
     const wrongMethod = await h.http.delete('/v1/agents/register')
     expect([wrongMethod.status, wrongMethod.body.error.code]).toEqual([405, 'method_not_allowed'])
   })
+  it('serves the fixed routes on their exact paths and on the variants the router accepts', async () => {
+    const h = createHarness()
+    const {api_key} = await h.register('alpha')
+    for (const path of ['/v1/agents/token', '/agents/token', '/v1/agents/token/', '/V1/Agents/Token']) {
+      const res = await h.http.post(path).send({agent_id: 'alpha', api_key})
+      expect([path, res.status, res.body.agent_id]).toEqual([path, 200, 'alpha'])
+    }
+    const wrongMethod = await h.http.put('/v1/agents/me').send({})
+    expect([wrongMethod.status, wrongMethod.body.error.code, wrongMethod.headers.allow]).toEqual([405, 'method_not_allowed', 'PATCH, HEAD, GET'])
+  })
   it('limits requests per IP with 429 and Retry-After', async () => {
     const h = createHarness({limits: {perIpPerMinute: 3}})
     for (let i = 0; i < 3; i++) expect((await h.http.get('/v1/agents/ghost')).status).toBe(404)

@@ -5,7 +5,7 @@
  * write; every failure is a MeshError the host turns into the JSON error body.
  */
 import Router from '@koa/router'
-import type {Context} from 'koa'
+import type {Context, Middleware} from 'koa'
 import {readJsonObject} from '../../http/json-body.js'
 import {MESH_SIG_HEADER} from '../../identity/constants.js'
 import {invalid, unauthorized} from '../../lib/errors.js'
@@ -39,12 +39,26 @@ function parseListQuery(ctx: Context, defaultLimit: number, maxLimit: number) {
 
 const openCors = (ctx: Context) => ctx.set('Access-Control-Allow-Origin', '*')
 
-export function createRegistryRouter(ctx: CoreRegistryContext, ops: RegistryOperations): Router {
+/** The core's routes: the router, and a lookup of its fixed-path routes for the fast path. */
+export interface RegistryRoutes {
+  router: Router
+  /**
+   * Serves the fixed-path routes (token, me, state, register) by an exact
+   * `METHOD path` lookup and calls next() for everything else. It runs
+   * before the parts and the router, so the heartbeat's two calls skip the
+   * parts' routers and the router's pattern scan; the router keeps the same
+   * routes for 405/OPTIONS answers.
+   */
+  fixed: Middleware
+}
+
+export function createRegistryRoutes(ctx: CoreRegistryContext, ops: RegistryOperations): RegistryRoutes {
   const router = new Router()
+  const exact = new Map<string, (koa: Context) => Promise<void>>()
   const bodyLimit = ctx.limits.bodyBytes
 
-  /** Bearer JWT → agent id (401 otherwise). */
-  const agentOf = (koa: Context) => ctx.authenticate(koa.get('authorization') || undefined)
+  /** Bearer JWT → the caller's record (401 otherwise). */
+  const agentOf = (koa: Context) => ctx.authenticateAgent(koa.get('authorization') || undefined)
 
   /** A wrong admin key is refused rather than silently ignored. */
   const adminOf = (koa: Context) => {
@@ -70,15 +84,15 @@ export function createRegistryRouter(ctx: CoreRegistryContext, ops: RegistryOper
     koa.body = await ops.token(body.value)
   }
   const patchMe = async (koa: Context) => {
-    const agentId = await agentOf(koa)
+    const agent = await agentOf(koa)
     const isAdmin = adminOf(koa)
     const body = await readJsonObject(koa, bodyLimit)
-    koa.body = await ops.patchMe(agentId, body.value, isAdmin)
+    koa.body = await ops.patchMe(agent, body.value, isAdmin)
   }
   const state = async (koa: Context) => {
-    const agentId = await agentOf(koa)
+    const agent = await agentOf(koa)
     const body = await readJsonObject(koa, bodyLimit)
-    koa.body = await ops.mergeState(agentId, body.value)
+    koa.body = await ops.mergeState(agent, body.value)
   }
   const record = async (koa: Context) => {
     openCors(koa)
@@ -89,14 +103,16 @@ export function createRegistryRouter(ctx: CoreRegistryContext, ops: RegistryOper
     koa.body = await ops.identity(koa.params.id)
   }
 
-  router.post('/v1/agents/register', register)
-  router.post('/agents/register', register)
-  router.post('/v1/agents/token', token)
-  router.post('/agents/token', token)
-  router.patch('/v1/agents/me', patchMe)
-  router.patch('/agents/me', patchMe)
-  router.post('/v1/agents/me/state', state)
-  router.post('/agents/me/state', state)
+  const fixedRoute = (method: 'POST' | 'PATCH', paths: string[], handler: (koa: Context) => Promise<void>) => {
+    for (const path of paths) {
+      router.register(path, [method], handler)
+      exact.set(`${method} ${path}`, handler)
+    }
+  }
+  fixedRoute('POST', ['/v1/agents/register', '/agents/register'], register)
+  fixedRoute('POST', ['/v1/agents/token', '/agents/token'], token)
+  fixedRoute('PATCH', ['/v1/agents/me', '/agents/me'], patchMe)
+  fixedRoute('POST', ['/v1/agents/me/state', '/agents/me/state'], state)
 
   router.get('/v1/agents', async (koa) => {
     openCors(koa)
@@ -136,5 +152,9 @@ export function createRegistryRouter(ctx: CoreRegistryContext, ops: RegistryOper
   router.get('/health', (koa) => {
     koa.body = {ok: true, service: 'registry'}
   })
-  return router
+  const fixed: Middleware = (koa, next) => {
+    const handler = exact.get(`${koa.method} ${koa.path}`)
+    return handler ? handler(koa) : next()
+  }
+  return {router, fixed}
 }
