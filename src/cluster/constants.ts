@@ -51,6 +51,14 @@ export const DEFAULT_LIMITS: RelayLimits = {
   pingIntervalMs: 30_000,
 }
 
+/**
+ * A socket's writes are held (corked) until the end of the tick so they leave
+ * in one syscall (ws/wire.ts); once this many bytes wait, they are handed to
+ * the kernel at once. Keeps a burst's memory and latency bounded and lets the
+ * slow-consumer check see only bytes the peer has not taken.
+ */
+export const CORK_FLUSH_BYTES = 64 * 1024
+
 /** A slow consumer or shutdown socket gets this long to take its `closed` frame before it is destroyed. */
 export const CLOSE_GRACE_MS = 2000
 

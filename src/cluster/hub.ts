@@ -9,6 +9,7 @@
  * follow without polling). A node heartbeats in the store; rows and roster
  * entries of a node silent for NODE_STALE_MS are dropped (crashed node).
  */
+import type {Duplex} from 'node:stream'
 import type {WebSocket} from 'ws'
 import type {Bus} from '../bus/bus.js'
 import type {Logger} from '../lib/log.js'
@@ -20,6 +21,7 @@ import type {BoardsPart, RelayLimits} from './types.js'
 import {Wall} from './wall.js'
 import {errorFrame, type ClosedReason} from './ws/frames.js'
 import {Member, type MemberIdentity} from './ws/member.js'
+import {Outbox} from './ws/wire.js'
 
 export interface HubOptions {
   store: ClusterStore
@@ -40,6 +42,8 @@ export class Hub {
   private readonly pending = new Set<Promise<void>>()
   /** Sends of members and of the server side. */
   readonly wall: Wall
+  /** Sockets written to in this tick, uncorked together at its end (ws/wire.ts). */
+  private readonly outbox = new Outbox()
 
   constructor(private readonly o: HubOptions) {
     this.wall = new Wall(this, o)
@@ -71,14 +75,18 @@ export class Hub {
     return this.nodeAlive
   }
 
-  /** Takes an upgraded socket into its cluster; it gets `ready` once joined. */
-  async accept(ws: WebSocket, clusterId: string, identity: MemberIdentity): Promise<void> {
+  /**
+   * Takes an upgraded socket into its cluster; it gets `ready` once joined.
+   * `socket` is the TCP socket the upgrade handed to `ws` (frames are written to it directly).
+   */
+  async accept(ws: WebSocket, socket: Duplex, clusterId: string, identity: MemberIdentity): Promise<void> {
     // A host that never called start() still gets keepalive and heartbeats once members arrive.
     if (!this.stopped) this.start()
     // A socket error is followed by 'close'; without a listener it would crash the process.
     ws.on('error', () => {})
     let joined!: (ok: boolean) => void
-    const member = new Member(ws, clusterId, identity, {
+    const member = new Member(ws, socket, clusterId, identity, {
+      outbox: this.outbox,
       highWaterBytes: this.o.limits.highWaterBytes,
       now: this.o.clock,
       onGone: (m) => this.leave(m),
@@ -240,6 +248,7 @@ export class Hub {
     const closed = members.map(({ws}) => new Promise<void>((resolve) => (ws.readyState === ws.CLOSED ? resolve() : ws.once('close', () => resolve()))))
     // Joined or still joining: each gets the frame; those joining see `closing` when their join resumes.
     for (const member of members) member.close('server_shutdown')
+    this.outbox.flush()
     await Promise.all(closed)
     await Promise.all(this.pending)
     await this.o.bus.flush().catch(() => {})

@@ -8,6 +8,7 @@ import {decodeEnvelope, type EnvelopeHeader} from './envelope.js'
 import {Roster, type HandleChange} from './roster.js'
 import {presenceFrame} from './ws/frames.js'
 import type {Member} from './ws/member.js'
+import {textFrame} from './ws/wire.js'
 
 export interface RoomEvents {
   /** Another node reported the cluster deleted. */
@@ -37,9 +38,11 @@ export class Room {
     return this.local.size === 0 && this.pendingJoins === 0
   }
 
-  /** Sends the same bytes to every local socket except the sender's. */
+  /** Sends the same bytes — framed once — to every local socket except the sender's. */
   deliverAll(frame: Buffer, exceptSocket?: string): void {
-    for (const member of this.local.values()) if (member.id !== exceptSocket) member.send(frame)
+    if (this.local.size === 0) return
+    const wire = textFrame(frame)
+    for (const member of this.local.values()) if (member.id !== exceptSocket) member.sendWire(wire, frame)
   }
 
   /**
@@ -48,9 +51,10 @@ export class Room {
    * monitor view), never back to the sending socket.
    */
   deliverDirect(frame: Buffer, to: string, exceptSocket?: string): void {
+    let wire: Buffer | undefined
     for (const member of this.local.values()) {
       if (member.id === exceptSocket) continue
-      if (member.identity.agent === to || member.identity.owner) member.send(frame)
+      if (member.identity.agent === to || member.identity.owner) member.sendWire((wire ??= textFrame(frame)), frame)
     }
   }
 

@@ -22,6 +22,8 @@ export class Roster {
   private readonly sockets = new Map<string, RosterEntry>()
   /** Visible sockets per handle, in order of first appearance. */
   private readonly visible = new Map<string, {count: number; did: string | null}>()
+  /** Visible (non-ghost) sockets in all: acks count recipients per message, so this stays O(1). */
+  private visibleSockets = 0
 
   get size() {
     return this.sockets.size
@@ -36,6 +38,7 @@ export class Roster {
     if (this.sockets.has(entry.socketId)) return null
     this.sockets.set(entry.socketId, entry)
     if (entry.vis === 'ghost') return null
+    this.visibleSockets++
     const seen = this.visible.get(entry.agent)
     if (seen) {
       seen.count++
@@ -51,6 +54,7 @@ export class Roster {
     if (!entry) return null
     this.sockets.delete(socketId)
     if (entry.vis === 'ghost') return null
+    this.visibleSockets--
     const seen = this.visible.get(entry.agent)
     if (!seen) return null
     if (--seen.count > 0) return null
@@ -70,11 +74,9 @@ export class Roster {
 
   /** Visible sockets, optionally of one handle, not counting `exceptSocket` (the sender). */
   countVisible(agent: string | null, exceptSocket?: string): number {
-    let n = 0
-    for (const e of this.sockets.values()) {
-      if (e.vis === 'ghost' || e.socketId === exceptSocket) continue
-      if (agent === null || e.agent === agent) n++
-    }
-    return n
+    const total = agent === null ? this.visibleSockets : (this.visible.get(agent)?.count ?? 0)
+    const except = exceptSocket === undefined ? undefined : this.sockets.get(exceptSocket)
+    const counted = except !== undefined && except.vis !== 'ghost' && (agent === null || except.agent === agent)
+    return counted ? total - 1 : total
   }
 }

@@ -21,6 +21,31 @@ describe('Roster', () => {
     expect(roster.remove('3')).toBeNull()
     expect(roster.size).toBe(0)
   })
+  it('counts visible recipients like a scan of every socket would, through joins and leaves', () => {
+    const roster = new Roster()
+    const live = new Map<string, ReturnType<typeof entry>>()
+    const scan = (agent: string | null, except?: string) =>
+      [...live.values()].filter((e) => e.vis !== 'ghost' && e.socketId !== except && (agent === null || e.agent === agent)).length
+    // A fixed pseudo-random walk (LCG): duplicate handles, ghosts, leaves of unknown sockets.
+    let seed = 7
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n
+    const agents = ['ann', 'bob', 'cy']
+    const visibilities = ['public', 'private', 'ghost'] as const
+    for (let step = 0; step < 500; step++) {
+      const id = String(next(40))
+      if (next(3) === 0) {
+        roster.remove(id)
+        live.delete(id)
+      } else if (!live.has(id)) {
+        const e = entry(id, agents[next(3)], visibilities[next(3)])
+        roster.add(e)
+        live.set(id, e)
+      }
+      const except = String(next(45))
+      for (const agent of [null, ...agents, 'nobody']) expect(roster.countVisible(agent, except)).toBe(scan(agent, except))
+      expect(roster.countVisible(null)).toBe(scan(null))
+    }
+  })
   it('finds sockets of nodes that are gone', () => {
     const roster = new Roster()
     roster.add(entry('1', 'a', 'public', 'n1'))

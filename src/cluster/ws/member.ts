@@ -4,10 +4,12 @@
  * serial queue that keeps its sends in order while hashtags resolve.
  */
 import {randomBytes} from 'node:crypto'
+import type {Duplex} from 'node:stream'
 import type {WebSocket} from 'ws'
-import {CLOSE_CODES, CLOSE_GRACE_MS} from '../constants.js'
+import {CLOSE_CODES, CLOSE_GRACE_MS, CORK_FLUSH_BYTES} from '../constants.js'
 import type {MemberVis} from '../types.js'
 import {CLOSED_FRAMES, encodeFrame, type ClosedReason, type ServerFrame} from './frames.js'
+import {textFrame, type Corkable, type Outbox} from './wire.js'
 
 export interface MemberIdentity {
   agent: string
@@ -22,7 +24,16 @@ export interface MemberIdentity {
 /** Sends waiting on one member (for its join or a hashtag lookup) before further ones are refused (`busy`). */
 const MAX_QUEUED_SENDS = 1024
 
-export class Member {
+export interface MemberOptions {
+  highWaterBytes: number
+  now: () => number
+  onGone(member: Member): void
+  joined: Promise<boolean>
+  /** The node's tick batch: this socket's writes of a tick leave in one syscall. */
+  outbox: Outbox
+}
+
+export class Member implements Corkable {
   /** Unique per socket, also across nodes (presence rows are keyed by node + socket). */
   readonly id = randomBytes(9).toString('base64url')
   readonly joinedAt: number
@@ -37,13 +48,28 @@ export class Member {
   private joinSettled = false
   private tail: Promise<void>
   private gone = false
+  /** Held corked by the outbox until the end of the tick. */
+  corked = false
+  /**
+   * Pre-framed bytes may go straight to the socket: without an extension
+   * (the relay turns permessage-deflate off) `ws` writes every frame of its
+   * own (ping, close, send) synchronously and in call order, so ours
+   * interleave correctly. Otherwise every frame goes through `ws.send`.
+   */
+  private readonly raw: boolean
 
+  /**
+   * @param socket the upgraded TCP socket `ws` was handed (ours: we passed
+   *   it to `handleUpgrade`), written to directly on the fast path.
+   */
   constructor(
     readonly ws: WebSocket,
+    readonly socket: Duplex,
     readonly clusterId: string,
     readonly identity: MemberIdentity,
-    private readonly options: {highWaterBytes: number; now: () => number; onGone(member: Member): void; joined: Promise<boolean>},
+    private readonly options: MemberOptions,
   ) {
+    this.raw = ws.extensions === ''
     this.joinedAt = options.now()
     // Registered before the queue's own continuation, so it runs first.
     void options.joined.then(() => (this.joinSettled = true))
@@ -56,18 +82,42 @@ export class Member {
     return this.identity.vis !== 'ghost'
   }
 
+  /** Hands serialized frame bytes (the JSON text) to the socket; see sendWire. */
+  send(json: Buffer): boolean {
+    return this.sendWire(textFrame(json), json)
+  }
+
   /**
-   * Hands pre-built frame bytes to the socket. A socket whose unsent bytes
-   * passed the high-water mark gets nothing more and is closed as a slow
-   * consumer, so one reader that stalls cannot grow the relay's memory.
+   * Hands a pre-framed WebSocket frame (`textFrame(json)`, built once per
+   * broadcast) to the socket, corked until the end of the tick. A socket
+   * whose unsent bytes passed the high-water mark gets nothing more and is
+   * closed as a slow consumer, so one reader that stalls cannot grow the
+   * relay's memory. Bytes we hold corked count only after they were offered
+   * to the kernel: past CORK_FLUSH_BYTES the socket is released first, so a
+   * fast reader that merely got a large burst this tick is not mistaken for
+   * a slow one.
+   *
+   * @param json the same frame unframed, for the `ws.send` path.
    */
-  send(data: Buffer): boolean {
+  sendWire(wire: Buffer, json: Buffer): boolean {
     if (this.closing) return false
-    if (this.ws.bufferedAmount > this.options.highWaterBytes) {
+    const ws = this.ws
+    // After the peer's close frame (or a socket end) nothing may follow our close frame.
+    if (ws.readyState !== ws.OPEN) return false
+    const outbox = this.options.outbox
+    let unsent = ws.bufferedAmount
+    if (this.corked && unsent > CORK_FLUSH_BYTES) {
+      // A write the kernel takes at once completes synchronously, so `unsent` drops to what it refused.
+      outbox.release(this)
+      unsent = ws.bufferedAmount
+    }
+    if (unsent > this.options.highWaterBytes) {
       this.close('slow_consumer')
       return false
     }
-    this.ws.send(data, {binary: false})
+    outbox.hold(this)
+    if (this.raw) this.socket.write(wire)
+    else ws.send(json, {binary: false})
     return true
   }
 

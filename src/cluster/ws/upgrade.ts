@@ -83,7 +83,7 @@ export function createUpgradeHandler(options: UpgradeOptions) {
     // DECISIONS: on a public cluster, a socket presenting the ck_ token (or the admin token) is the owner.
     const identity: MemberIdentity = {agent, did, vis, owner: isPublic && role !== null, public: isPublic}
     if (socket.destroyed) return
-    wss.handleUpgrade(request, socket, head, (ws) => void options.hub.accept(ws, cluster.cluster_id, identity))
+    wss.handleUpgrade(request, socket, head, (ws) => void options.hub.accept(ws, socket, cluster.cluster_id, identity))
   }
 
   return function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean {
