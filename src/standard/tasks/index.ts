@@ -2,7 +2,7 @@
 export {createTask, newTaskBody, type CreateTaskInput, type CreatedTask} from './create.js'
 export {listTasks, showTask, findTask, summarize, compareIds, type TaskFilter, type TaskSummary, type TaskDetail} from './query.js'
 export {moveTask, type MovedTask} from './move.js'
-export {buildDepGraph, findCycles, renderDepTree, taskDependencies, type DepGraph, type DepEdge, type DepNode} from './deps.js'
+export {buildDepGraph, findCycles, MAX_TREE_DEPTH, renderDepTree, taskDependencies, type DepGraph, type DepEdge, type DepNode} from './deps.js'
 export {reserveTaskId, highestNumber, knownPrefixes, numberFor} from './allocate.js'
 export {resolvePrefixes, prefixCandidates} from './prefix.js'
 export {slugify, assertSlug} from './slug.js'

@@ -1,7 +1,7 @@
 import {readFile, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {buildDepGraph, createTask, findCycles, renderDepTree, taskDependencies} from '../../../src/standard/tasks/index.js'
+import {buildDepGraph, createTask, findCycles, MAX_TREE_DEPTH, renderDepTree, taskDependencies} from '../../../src/standard/tasks/index.js'
 import {tempProject} from '../scaffold/temp-project.js'
 
 const record = (id: string, depends: string[] = [], archived = false) => ({
@@ -42,6 +42,28 @@ describe('dependency graph', () => {
   it('findCycles finds none in a DAG', () => {
     const next: Record<string, string[]> = {a: ['b', 'c'], b: ['c'], c: []}
     expect(findCycles(['a', 'b', 'c'], (id) => next[id])).toEqual([])
+  })
+
+  it('handles a chain of 30,000 tasks and a 30,000-long cycle without overflowing the stack', () => {
+    const length = 30_000
+    const chain = Array.from({length}, (_, i) => record(`A${i + 1}`, i === 0 ? [] : [`A${i}`]))
+    const graph = buildDepGraph(chain)
+    expect(graph.nodes).toHaveLength(length)
+    expect(graph.cycles).toEqual([])
+    const lines = renderDepTree(graph).split('\n')
+    // Every task once in full, plus one "(continued below)" line per MAX_TREE_DEPTH levels; indentation stays bounded.
+    expect(lines.filter((line) => / Task A\d+ \[next\]$/.test(line))).toHaveLength(length)
+    expect(lines.filter((line) => line.endsWith('(continued below)'))).toHaveLength(Math.floor((length - 1) / MAX_TREE_DEPTH))
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThan(MAX_TREE_DEPTH * 4 + 60)
+    expect(lines[0]).toBe(`A${length} Task A${length} [next]`)
+    expect(lines.at(-1)).toMatch(/└── A1 Task A1 \[next\]$/)
+
+    const cyclic = buildDepGraph(chain.map((task, i) => (i === 0 ? record('A1', [`A${length}`]) : task)))
+    expect(cyclic.cycles).toHaveLength(1)
+    expect(cyclic.cycles[0]).toHaveLength(length)
+    // Continued branches start a fresh path, so the way back shows as "(see above)"; the cycle itself is listed at the end.
+    expect(renderDepTree(cyclic)).toMatch(/^cycle: A1 → A2 → A3 → /m)
+    expect(buildDepGraph(chain, `A${length}`).nodes).toHaveLength(length)
   })
 
   it('reads depends_on from the project files', async () => {
