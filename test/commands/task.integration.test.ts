@@ -107,4 +107,22 @@ describe('mesh task / initiative / roadmap (built CLI)', () => {
     expect(second.files.map((file: {changed: boolean}) => file.changed)).toEqual([false, false])
     expect(await readFile(join(root, '.mesh/roadmap/state.js'), 'utf8')).toBe(bytes)
   })
+
+  it('roadmap build gives the same bytes whatever the locale', async () => {
+    const root = await tempProject()
+    const cluster = join(root, '.mesh/public/cluster.yaml')
+    await writeFile(cluster, `${await readFile(cluster, 'utf8')}  - id: yard\n    kind: code\n    path: yard\n  - id: jobs\n    kind: code\n    path: jobs\n`)
+    await mesh(['initiative', 'create', '-t', 'Yak', '-C', root])
+    await mesh(['initiative', 'create', '-t', 'Jam', '-C', root])
+    for (const module of ['yard', 'jobs']) await mesh(['task', 'create', '-m', module, '-t', 'One', '-C', root])
+    // Under lt_LT a locale-aware sort puts "y" before "j".
+    await mesh(['roadmap', 'build', '-C', root], {env: {LC_ALL: 'en_US.UTF-8', LANG: 'en_US.UTF-8'}})
+    const english = await readFile(join(root, '.mesh/roadmap/state.json'), 'utf8')
+    const lithuanian = json(await mesh(['roadmap', 'build', '--json', '-C', root], {env: {LC_ALL: 'lt_LT.UTF-8', LANG: 'lt_LT.UTF-8'}}))
+    expect(lithuanian.files.map((file: {changed: boolean}) => file.changed)).toEqual([false, false])
+    expect(await readFile(join(root, '.mesh/roadmap/state.json'), 'utf8')).toBe(english)
+    const state = JSON.parse(english)
+    expect(state.tasks.map((task: {module: string}) => task.module).filter((module: string) => module === 'jobs' || module === 'yard')).toEqual(['jobs', 'yard'])
+    expect(state.initiatives.map((initiative: {id: string}) => initiative.id)).toEqual(['jam', 'yak'])
+  })
 })

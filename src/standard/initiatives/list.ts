@@ -1,5 +1,6 @@
 import {readdir, readFile} from 'node:fs/promises'
 import {join} from 'node:path'
+import {compareIds, compareText} from '../compare.js'
 import {parseFrontmatter} from '../frontmatter.js'
 import {meshPath} from '../tasks/project-root.js'
 import {scanTasks, type TaskRecord} from '../tasks/task-files.js'
@@ -55,11 +56,11 @@ export async function listInitiatives(root: string, tasks?: TaskRecord[]): Promi
       modules: strings(data.modules),
       tags: strings(data.tags),
       parent_initiative: optional(data.parent_initiative),
-      tasks: children.map((record) => record.id).sort((a, b) => a.localeCompare(b, 'en', {numeric: true})),
+      tasks: children.map((record) => record.id).sort(compareIds),
       done: children.filter((record) => record.data.status === 'done').length,
       path: `.mesh/${INITIATIVES_DIR}/${name}`,
       ...(problem ? {problem} : {}),
     })
   }
-  return result.sort((a, b) => a.id.localeCompare(b.id))
+  return result.sort((a, b) => compareText(a.id, b.id))
 }

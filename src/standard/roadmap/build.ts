@@ -1,6 +1,7 @@
 import {readFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {writeFileAtomic} from '../../lib/atomic-write.js'
+import {compareText} from '../compare.js'
 import {MESH_DIR} from '../constants.js'
 import {listInitiatives} from '../initiatives/list.js'
 import {readClusterInfo} from '../tasks/cluster-modules.js'
@@ -38,7 +39,7 @@ export async function computeRoadmap(root: string): Promise<RoadmapState> {
   const cluster = await readClusterInfo(root)
   const records = await scanTasks(root)
   const prefixes = resolvePrefixes(cluster.modules, knownPrefixes(records))
-  const summaries = records.map(summarize).sort((a, b) => a.module.localeCompare(b.module) || compareIds(a.id, b.id) || a.path.localeCompare(b.path))
+  const summaries = records.map(summarize).sort((a, b) => compareText(a.module, b.module) || compareIds(a.id, b.id) || compareText(a.path, b.path))
   const statusOf = new Map(summaries.map((task) => [task.id, task.status]))
   const initiatives = await listInitiatives(root, records)
   const versionText = await readFile(meshPath(root, 'STANDARD_VERSION'), 'utf8').catch(() => '')
@@ -75,7 +76,7 @@ export async function computeRoadmap(root: string): Promise<RoadmapState> {
     problems: [
       ...records.filter((record) => record.problem).map((record) => ({path: record.relativePath, problem: record.problem!})),
       ...initiatives.filter((initiative) => initiative.problem).map((initiative) => ({path: initiative.path, problem: initiative.problem!})),
-    ].sort((a, b) => a.path.localeCompare(b.path)),
+    ].sort((a, b) => compareText(a.path, b.path)),
   }
 }
 

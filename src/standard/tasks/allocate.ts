@@ -1,6 +1,7 @@
 import {mkdir, open, readdir, rm} from 'node:fs/promises'
 import {join} from 'node:path'
 import {conflict} from '../../lib/errors.js'
+import {compareText} from '../compare.js'
 import {ARCHIVE_DIR, MAX_ID_ATTEMPTS, MODULES_DIR, RESERVATIONS_DIR, TASKS_DIR} from './constants.js'
 import {meshPath} from './project-root.js'
 import {idsOf, scanTasks, type TaskRecord} from './task-files.js'
@@ -36,7 +37,7 @@ export function knownPrefixes(records: TaskRecord[]): Map<string, string> {
   }
   const known = new Map<string, string>()
   for (const [module, perModule] of counts) {
-    const best = [...perModule].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]
+    const best = [...perModule].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))[0]
     known.set(module, best[0])
   }
   return known

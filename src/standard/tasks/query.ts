@@ -1,5 +1,6 @@
 import {readFile} from 'node:fs/promises'
 import {conflict, notFound} from '../../lib/errors.js'
+import {compareIds, compareText} from '../compare.js'
 import {splitFrontmatter} from '../frontmatter.js'
 import {STATUS_WRITTEN_AS} from './constants.js'
 import {isDispatchable} from './status.js'
@@ -47,10 +48,8 @@ export function summarize(record: TaskRecord): TaskSummary {
   }
 }
 
-/** Orders ids like a person does: `P2` before `P10`. */
-export function compareIds(a: string, b: string): number {
-  return a.localeCompare(b, 'en', {numeric: true})
-}
+/** Orders ids like a person does: `P2` before `P10` (the same on every machine). */
+export {compareIds}
 
 export interface TaskFilter {
   /** Any of these; alias words match their canonical status (`doing` ≈ `active`). */
@@ -73,7 +72,7 @@ export async function listTasks(root: string, filter: TaskFilter = {}): Promise<
     .filter((task) => filter.module === undefined || task.module === filter.module)
     .filter((task) => filter.owner === undefined || task.owner === filter.owner)
     .filter((task) => filter.initiative === undefined || task.initiative === filter.initiative)
-    .sort((a, b) => a.module.localeCompare(b.module) || compareIds(a.id, b.id))
+    .sort((a, b) => compareText(a.module, b.module) || compareIds(a.id, b.id))
 }
 
 /**
