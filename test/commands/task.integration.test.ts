@@ -56,17 +56,21 @@ describe('mesh task / initiative / roadmap (built CLI)', () => {
     expect(outside.errorText).toMatch(/No \.mesh\/ folder in \/ or above it; run `mesh init` first/)
   })
 
-  it('refuses bad input with one clear line and exit codes 1 or 2', async () => {
+  it('refuses bad input with one clear line: exit 2 for a bad value, 1 for a refused operation', async () => {
     const root = await tempProject()
     await mesh(['task', 'create', '-m', 'general', '-t', 'A', '-C', root])
     const cases: Array<[string[], number, RegExp]> = [
       [['task', 'create', '-m', 'nope', '-t', 'x'], 1, /No module "nope" in cluster.yaml/],
       [['task', 'create', '-m', 'general'], 2, /Missing required flag title/],
-      [['task', 'create', '-m', 'general', '-t', 'x', '--slug', 'Bad'], 1, /slug "Bad"/],
-      [['task', 'move', 'GEN1', 'finished'], 1, /Unknown status "finished"/],
+      [['task', 'create', '-m', 'general', '-t', 'x', '--slug', 'Bad'], 2, /slug "Bad"/],
+      [['task', 'create', '-m', 'general', '-t', ' '], 2, /A task title is one non-empty line/],
+      [['task', 'create', '-m', 'general', '-t', 'x', '--status', 'finished'], 2, /Unknown status "finished"/],
+      [['task', 'create', '-m', 'general', '-t', 'x', '--priority', 'urgent'], 2, /Expected --priority=urgent to be one of/],
+      [['task', 'move', 'GEN1', 'finished'], 2, /Unknown status "finished"/],
       [['task', 'move', 'GEN9', 'done'], 1, /No task "GEN9"/],
       [['task', 'show', 'GEN9'], 1, /No task "GEN9"/],
-      [['initiative', 'create', '-t', 'x', '--id', 'Bad'], 1, /id "Bad"/],
+      [['initiative', 'create', '-t', 'x', '--id', 'Bad'], 2, /id "Bad"/],
+      [['initiative', 'create', '-t', 'x', '--status', 'next'], 2, /Expected --status=next to be one of/],
     ]
     for (const [args, code, message] of cases) {
       const result = await mesh([...args, '-C', root])
@@ -74,8 +78,11 @@ describe('mesh task / initiative / roadmap (built CLI)', () => {
       expect(result.errorText, args.join(' ')).toMatch(message)
       expect(result.stderr).not.toMatch(/\n\s+at /)
     }
+    const missingDir = await mesh(['task', 'list', '-C', join(root, 'no-such-folder')])
+    expect(missingDir.code).toBe(2)
+    expect(missingDir.errorText).toMatch(/No such directory: .*no-such-folder/)
     const jsonError = await mesh(['task', 'move', 'GEN1', 'finished', '--json', '-C', root])
-    expect(json(jsonError)).toEqual({error: {code: 'status_invalid', message: expect.any(String), field: 'status'}})
+    expect(json(jsonError)).toEqual({error: {code: 'usage_status_invalid', message: expect.any(String), field: 'status'}})
   })
 
   it('deps prints a tree, and exits 1 with the graph when there is a cycle', async () => {

@@ -44,13 +44,13 @@ const pathOf = (root: string, id: string) => meshPath(root, INITIATIVES_DIR, `${
  */
 export async function createInitiative(root: string, input: CreateInitiativeInput): Promise<CreatedInitiative> {
   const title = input.title.trim()
-  if (title === '' || /[\r\n]/.test(title)) throw invalid('title_invalid', 'An initiative title is one non-empty line.', {field: 'title'})
+  if (title === '' || /[\r\n]/.test(title)) throw invalid('usage_title_invalid', 'An initiative title is one non-empty line.', {field: 'title'})
   const status = input.status ?? DEFAULT_INITIATIVE_STATUS
   if (!(INITIATIVE_STATUSES as readonly string[]).includes(status)) {
-    throw invalid('status_invalid', `Initiative status must be one of ${INITIATIVE_STATUSES.join(', ')}.`, {field: 'status'})
+    throw invalid('usage_status_invalid', `Initiative status must be one of ${INITIATIVE_STATUSES.join(', ')}.`, {field: 'status'})
   }
   const owner = (input.owner ?? DEFAULT_INITIATIVE_OWNER).trim()
-  if (owner === '') throw invalid('owner_invalid', 'The owner must not be empty.', {field: 'owner'})
+  if (owner === '') throw invalid('usage_owner_invalid', 'The owner must not be empty.', {field: 'owner'})
   const modules = [...new Set(input.modules ?? [])]
   if (modules.length > 0) {
     const known = new Set((await readClusterInfo(root)).modules.map((module) => module.id))

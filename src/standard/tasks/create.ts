@@ -53,19 +53,19 @@ export function newTaskBody(): string {
  */
 export async function createTask(root: string, input: CreateTaskInput): Promise<CreatedTask> {
   const title = input.title.trim()
-  if (title === '' || /[\r\n]/.test(title)) throw invalid('title_invalid', 'A task title is one non-empty line.', {field: 'title'})
+  if (title === '' || /[\r\n]/.test(title)) throw invalid('usage_title_invalid', 'A task title is one non-empty line.', {field: 'title'})
   const cluster = await readClusterInfo(root)
   if (!cluster.modules.some((module) => module.id === input.module)) {
     throw notFound('module_unknown', `No module "${input.module}" in cluster.yaml; known: ${cluster.modules.map((m) => m.id).join(', ') || 'none'}.`, {field: 'module'})
   }
   const priority = input.priority ?? DEFAULT_TASK_PRIORITY
   if (!(TASK_PRIORITIES as readonly string[]).includes(priority)) {
-    throw invalid('priority_invalid', `Priority must be one of ${TASK_PRIORITIES.join(', ')}.`, {field: 'priority'})
+    throw invalid('usage_priority_invalid', `Priority must be one of ${TASK_PRIORITIES.join(', ')}.`, {field: 'priority'})
   }
   const status = writtenStatus(input.status ?? DEFAULT_TASK_STATUS)
   const slug = input.slug === undefined ? slugify(title) : assertSlug(input.slug)
   const owner = (input.owner ?? DEFAULT_TASK_OWNER).trim()
-  if (owner === '') throw invalid('owner_invalid', 'The owner must not be empty.', {field: 'owner'})
+  if (owner === '') throw invalid('usage_owner_invalid', 'The owner must not be empty.', {field: 'owner'})
 
   const records = await scanTasks(root)
   const existingIds = new Set(records.flatMap(idsOf))

@@ -1,6 +1,6 @@
 import {stat} from 'node:fs/promises'
 import {dirname, join, resolve} from 'node:path'
-import {notFound} from '../../lib/errors.js'
+import {invalid, notFound} from '../../lib/errors.js'
 import {MESH_DIR} from '../constants.js'
 
 /** Whether `path` is an existing folder. */
@@ -14,9 +14,11 @@ export async function isDirectory(path: string): Promise<boolean> {
 
 /**
  * The repository root that holds `.mesh/`: `start` itself or its nearest
- * ancestor, like git finds `.git`. Throws `not_a_mesh_project` otherwise.
+ * ancestor, like git finds `.git`. Throws `not_a_mesh_project` otherwise, and
+ * `usage_dir_missing` when `start` (a `--dir` the user typed) is no folder.
  */
 export async function findProjectRoot(start: string = process.cwd()): Promise<string> {
+  if (!(await isDirectory(start))) throw invalid('usage_dir_missing', `No such directory: ${start}`, {field: 'dir'})
   let dir = resolve(start)
   for (;;) {
     if (await isDirectory(join(dir, MESH_DIR))) return dir

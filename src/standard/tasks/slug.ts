@@ -30,7 +30,7 @@ export function slugify(title: string, fallback = 'task'): string {
 /** Throws `slug_invalid` unless `slug` has the standard's shape. */
 export function assertSlug(slug: string, what = 'slug'): string {
   if (!SLUG.test(slug)) {
-    throw invalid('slug_invalid', `The ${what} "${slug}" must be 2–32 characters of a-z, 0-9 and "-", starting with a letter.`, {field: what})
+    throw invalid('usage_slug_invalid', `The ${what} "${slug}" must be 2–32 characters of a-z, 0-9 and "-", starting with a letter.`, {field: what})
   }
   return slug
 }

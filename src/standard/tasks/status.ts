@@ -9,7 +9,7 @@ import {STATUS_WRITTEN_AS} from './constants.js'
 export function writtenStatus(word: string): string {
   const written = STATUS_WRITTEN_AS[word]
   if (written === undefined) {
-    throw invalid('status_invalid', `Unknown status "${word}"; use one of ${Object.keys(STATUS_WRITTEN_AS).join(', ')}.`, {field: 'status'})
+    throw invalid('usage_status_invalid', `Unknown status "${word}"; use one of ${Object.keys(STATUS_WRITTEN_AS).join(', ')}.`, {field: 'status'})
   }
   return written
 }

@@ -32,9 +32,9 @@ describe('createInitiative', () => {
 
   it('refuses bad input', async () => {
     const root = await tempProject()
-    await expect(createInitiative(root, {title: ''})).rejects.toMatchObject({code: 'title_invalid'})
-    await expect(createInitiative(root, {title: 'x', id: 'Bad'})).rejects.toMatchObject({code: 'slug_invalid'})
-    await expect(createInitiative(root, {title: 'x', status: 'next'})).rejects.toMatchObject({code: 'status_invalid'})
+    await expect(createInitiative(root, {title: ''})).rejects.toMatchObject({code: 'usage_title_invalid'})
+    await expect(createInitiative(root, {title: 'x', id: 'Bad'})).rejects.toMatchObject({code: 'usage_slug_invalid'})
+    await expect(createInitiative(root, {title: 'x', status: 'next'})).rejects.toMatchObject({code: 'usage_status_invalid'})
     await expect(createInitiative(root, {title: 'x', modules: ['nope']})).rejects.toMatchObject({code: 'module_unknown'})
     await expect(createInitiative(root, {title: 'x', parentInitiative: 'nope'})).rejects.toMatchObject({code: 'initiative_unknown'})
   })

@@ -82,11 +82,11 @@ describe('createTask', () => {
   it('refuses bad input with stable codes and writes nothing', async () => {
     const root = await tempProject()
     await expect(createTask(root, {module: 'nope', title: 'x'})).rejects.toMatchObject({code: 'module_unknown'})
-    await expect(createTask(root, {module: 'general', title: '  '})).rejects.toMatchObject({code: 'title_invalid'})
-    await expect(createTask(root, {module: 'general', title: 'two\nlines'})).rejects.toMatchObject({code: 'title_invalid'})
-    await expect(createTask(root, {module: 'general', title: 'x', priority: 'urgent'})).rejects.toMatchObject({code: 'priority_invalid'})
-    await expect(createTask(root, {module: 'general', title: 'x', status: 'finished'})).rejects.toMatchObject({code: 'status_invalid'})
-    await expect(createTask(root, {module: 'general', title: 'x', slug: 'Bad Slug'})).rejects.toMatchObject({code: 'slug_invalid'})
+    await expect(createTask(root, {module: 'general', title: '  '})).rejects.toMatchObject({code: 'usage_title_invalid'})
+    await expect(createTask(root, {module: 'general', title: 'two\nlines'})).rejects.toMatchObject({code: 'usage_title_invalid'})
+    await expect(createTask(root, {module: 'general', title: 'x', priority: 'urgent'})).rejects.toMatchObject({code: 'usage_priority_invalid'})
+    await expect(createTask(root, {module: 'general', title: 'x', status: 'finished'})).rejects.toMatchObject({code: 'usage_status_invalid'})
+    await expect(createTask(root, {module: 'general', title: 'x', slug: 'Bad Slug'})).rejects.toMatchObject({code: 'usage_slug_invalid'})
     expect(await scanTasks(root)).toEqual([])
   })
 

@@ -57,7 +57,7 @@ describe('moveTask', () => {
   it('refuses unknown statuses, unknown ids and archived tasks', async () => {
     const root = await tempProject()
     await createTask(root, {module: 'general', title: 'A'})
-    await expect(moveTask(root, 'GEN1', 'finished')).rejects.toMatchObject({code: 'status_invalid'})
+    await expect(moveTask(root, 'GEN1', 'finished')).rejects.toMatchObject({code: 'usage_status_invalid'})
     await expect(moveTask(root, 'GEN9', 'done')).rejects.toMatchObject({code: 'task_unknown'})
     const archived = join(root, '.mesh/modules/general/log/2026-01')
     await mkdir(archived, {recursive: true})

@@ -23,7 +23,7 @@ describe('slugify', () => {
   it('checks a given slug', () => {
     expect(assertSlug('ok-slug')).toBe('ok-slug')
     for (const bad of ['Bad', '1abc', 'a', 'has space', 'a'.repeat(33), 'trailing_']) {
-      expect(() => assertSlug(bad), bad).toThrow(expect.objectContaining({code: 'slug_invalid'}))
+      expect(() => assertSlug(bad), bad).toThrow(expect.objectContaining({code: 'usage_slug_invalid'}))
     }
   })
 })
