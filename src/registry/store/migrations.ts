@@ -33,6 +33,24 @@ export const REGISTRY_SQLITE_MIGRATIONS: Migration[] = [
       CREATE TABLE registry_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
     `,
   },
+  {
+    area: AREA,
+    version: 2,
+    // The heartbeat watermark moves to a narrow table of its own: every token call
+    // rewrites it, and rewriting a ~40-byte row (and a page of the small table)
+    // costs SQLite half of rewriting the agent's whole row with its card.
+    sql: `
+      CREATE TABLE registry_heartbeats (
+        agent_id TEXT PRIMARY KEY REFERENCES registry_agents (agent_id) ON DELETE CASCADE,
+        last_seen_ms INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX registry_heartbeats_last_seen ON registry_heartbeats (last_seen_ms);
+      INSERT INTO registry_heartbeats (agent_id, last_seen_ms)
+        SELECT agent_id, last_seen_ms FROM registry_agents WHERE last_seen_ms IS NOT NULL;
+      DROP INDEX registry_agents_last_seen;
+      ALTER TABLE registry_agents DROP COLUMN last_seen_ms;
+    `,
+  },
 ]
 
 export const REGISTRY_POSTGRES_MIGRATIONS: Migration[] = [

@@ -2,6 +2,7 @@
 import type {Statement} from 'better-sqlite3'
 import {migrateSqlite, type SqliteDatabase} from '../../store/sqlite.js'
 import {NONCE_PURGE_EVERY_MS, patchAssignments, rowToAgent} from './columns.js'
+import {createGroupCommit} from './group-commit.js'
 import {REGISTRY_SQLITE_MIGRATIONS} from './migrations.js'
 import type {RegistryStore} from './store.js'
 
@@ -14,13 +15,6 @@ export interface SqliteRegistryStoreOptions {
 
 type Row = Record<string, unknown>
 
-interface PendingTouch {
-  agentId: string
-  nowMs: number
-  resolve(previous: number | null | undefined): void
-  reject(error: unknown): void
-}
-
 /** Migrates the registry area and returns the store. */
 export function createSqliteRegistryStore(options: SqliteRegistryStoreOptions): RegistryStore {
   const {db} = options
@@ -29,38 +23,30 @@ export function createSqliteRegistryStore(options: SqliteRegistryStoreOptions): 
     `INSERT INTO registry_agents (agent_id, api_key_hash, pubkey, endpoint, capabilities, created_at_ms)
      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (agent_id) DO NOTHING`,
   )
-  const selectAgent = db.prepare('SELECT * FROM registry_agents WHERE agent_id = ?')
+  // The watermark lives in registry_heartbeats (migration 2); reads join it back in as last_seen_ms.
+  const AGENT_ROWS = 'SELECT a.*, h.last_seen_ms FROM registry_agents a LEFT JOIN registry_heartbeats h ON h.agent_id = a.agent_id'
+  const selectAgent = db.prepare(`${AGENT_ROWS} WHERE a.agent_id = ?`)
   const selectKeyHash = db.prepare('SELECT api_key_hash FROM registry_agents WHERE agent_id = ?').pluck()
-  const selectSeen = db.prepare('SELECT last_seen_ms FROM registry_agents WHERE agent_id = ?')
-  const updateSeen = db.prepare('UPDATE registry_agents SET last_seen_ms = max(coalesce(last_seen_ms, ?), ?) WHERE agent_id = ?')
+  const agentExists = db.prepare('SELECT 1 FROM registry_agents WHERE agent_id = ?').pluck()
+  const selectSeen = db.prepare('SELECT last_seen_ms FROM registry_heartbeats WHERE agent_id = ?').pluck()
+  const updateSeen = db.prepare('UPDATE registry_heartbeats SET last_seen_ms = max(last_seen_ms, ?) WHERE agent_id = ?')
+  const insertSeen = db.prepare('INSERT INTO registry_heartbeats (agent_id, last_seen_ms) VALUES (?, ?)')
   const touchOne = (agentId: string, nowMs: number): number | null | undefined => {
-    const row = selectSeen.get(agentId) as Row | undefined
-    if (!row) return undefined
-    updateSeen.run(nowMs, nowMs, agentId)
-    return (row.last_seen_ms as number | null) ?? null
-  }
-  // Group commit: the heartbeats that arrive in one turn of the event loop share one
-  // transaction, since the commit (WAL append, amortised checkpoint fsync) costs far more
-  // than the update. Each caller still gets its answer only once its watermark is committed.
-  let pendingTouches: PendingTouch[] = []
-  const touchAll = db.transaction((batch: PendingTouch[]) => batch.map((touch) => touchOne(touch.agentId, touch.nowMs)))
-  const flushTouches = () => {
-    const batch = pendingTouches
-    pendingTouches = []
-    if (batch.length === 0) return
-    let previous: Array<number | null | undefined>
-    try {
-      previous = touchAll(batch)
-    } catch (error) {
-      for (const touch of batch) touch.reject(error)
-      return
+    const previous = selectSeen.get(agentId) as number | undefined
+    if (previous !== undefined) {
+      updateSeen.run(nowMs, agentId)
+      return previous
     }
-    batch.forEach((touch, i) => touch.resolve(previous[i]))
+    if (!agentExists.get(agentId)) return undefined
+    insertSeen.run(agentId, nowMs)
+    return null
   }
-  const seenBetween = db.prepare('SELECT agent_id FROM registry_agents WHERE last_seen_ms >= ? AND last_seen_ms < ? ORDER BY agent_id')
+  // Heartbeats and card changes arriving in one event-loop turn share one transaction.
+  const batch = createGroupCommit(db)
+  const seenBetween = db.prepare('SELECT agent_id FROM registry_heartbeats WHERE last_seen_ms >= ? AND last_seen_ms < ? ORDER BY agent_id')
   const saveProbe = db.prepare('UPDATE registry_agents SET probe = ? WHERE agent_id = ?')
   const probeTargets = db.prepare(
-    `SELECT * FROM registry_agents WHERE last_seen_ms >= ? AND endpoint IS NOT NULL AND agent_card IS NOT NULL ORDER BY agent_id`,
+    `${AGENT_ROWS} WHERE h.last_seen_ms >= ? AND a.endpoint IS NOT NULL AND a.agent_card IS NOT NULL ORDER BY a.agent_id`,
   )
   const purgeNonces = db.prepare('DELETE FROM registry_nonces WHERE expires_at_ms <= ?')
   // Insert, or take over an expired row; `changes` is 0 when a live row holds the nonce.
@@ -96,44 +82,43 @@ export function createSqliteRegistryStore(options: SqliteRegistryStoreOptions): 
     },
     async updateAgent(agentId, patch) {
       const sets = patchAssignments(patch)
-      if (sets.length === 0) return Boolean(selectSeen.get(agentId))
+      if (sets.length === 0) return Boolean(agentExists.get(agentId))
       const columns = sets.map((s) => s.column)
       const update = statementFor(updates, columns, () => `UPDATE registry_agents SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE agent_id = ?`)
       return update.run(...sets.map((s) => s.value), agentId).changes === 1
     },
     async applyAgentPatch(agentId, patch) {
       const sets = patchAssignments(patch)
-      if (sets.length > 0) {
-        const columns = sets.map((s) => s.column)
-        // `IS NOT` compares the stored text byte for byte (and NULLs as values): an identical row is not rewritten.
-        const update = statementFor(conditionalUpdates, columns, () =>
-          `UPDATE registry_agents SET ${columns.map((c) => `${c} = ?`).join(', ')}
-           WHERE agent_id = ? AND (${columns.map((c) => `${c} IS NOT ?`).join(' OR ')})`)
-        const values = sets.map((s) => s.value)
+      if (sets.length === 0) return agentExists.get(agentId) ? 'unchanged' : 'missing'
+      const columns = sets.map((s) => s.column)
+      // `IS NOT` compares the stored text byte for byte (and NULLs as values): an identical row is not rewritten.
+      const update = statementFor(conditionalUpdates, columns, () =>
+        `UPDATE registry_agents SET ${columns.map((c) => `${c} = ?`).join(', ')}
+         WHERE agent_id = ? AND (${columns.map((c) => `${c} IS NOT ?`).join(' OR ')})`)
+      const values = sets.map((s) => s.value)
+      return batch.run(() => {
         if (update.run(...values, agentId, ...values).changes === 1) return 'changed'
-      }
-      return selectSeen.get(agentId) ? 'unchanged' : 'missing'
+        return agentExists.get(agentId) ? 'unchanged' : 'missing'
+      })
     },
     touchAgent(agentId, nowMs) {
-      return new Promise((resolve, reject) => {
-        if (pendingTouches.push({agentId, nowMs, resolve, reject}) === 1) setImmediate(flushTouches)
-      })
+      return batch.run(() => touchOne(agentId, nowMs))
     },
     async listAgents(query) {
       const where: string[] = []
       const params: unknown[] = []
       if (query.after !== undefined) {
-        where.push('agent_id > ?')
+        where.push('a.agent_id > ?')
         params.push(query.after)
       }
       if (query.online === true) {
-        where.push('last_seen_ms >= ?')
+        where.push('h.last_seen_ms >= ?')
         params.push(query.onlineSinceMs ?? 0)
       } else if (query.online === false) {
-        where.push('(last_seen_ms IS NULL OR last_seen_ms < ?)')
+        where.push('(h.last_seen_ms IS NULL OR h.last_seen_ms < ?)')
         params.push(query.onlineSinceMs ?? 0)
       }
-      const sql = `SELECT * FROM registry_agents ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY agent_id LIMIT ?`
+      const sql = `${AGENT_ROWS} ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY a.agent_id LIMIT ?`
       const rows = db.prepare(sql).all(...params, query.limit + 1) as Row[]
       const more = rows.length > query.limit
       const agents = rows.slice(0, query.limit).map(rowToAgent)
@@ -160,7 +145,7 @@ export function createSqliteRegistryStore(options: SqliteRegistryStoreOptions): 
       return (selectSecret.get(name) as Row).value as string
     },
     async close() {
-      if (db.open) flushTouches()
+      if (db.open) batch.flush()
       if (options.closeDb && db.open) db.close()
     },
   }
