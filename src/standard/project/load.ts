@@ -5,10 +5,16 @@ import {invalid} from '../../lib/errors.js'
 import {BOOTSTRAP_FILE, MESH_DIR} from '../constants.js'
 import {FORMAT_OF_KIND, classifyFile, skipDirectoryReason, skipFileReason} from './classify.js'
 import {parseFile} from './parse.js'
+import {firstInvalidUtf8, utf8Problem} from './utf8.js'
 import type {Project, ProjectFile, SkippedPath} from './types.js'
 
 /** Files of an unknown kind larger than this are listed, not read (they are not the standard's). */
 const MAX_OPAQUE_BYTES = 1024 * 1024
+/**
+ * A file of the standard larger than this is a finding, not read: the largest
+ * legitimate ones (a day's timeline, a full queue of 50 × 64 KB) are far below.
+ */
+export const MAX_STANDARD_FILE_BYTES = 16 * 1024 * 1024
 /** Files read between two yields to the event loop, so a daemon hosting the loader stays responsive. */
 const READ_BATCH = 512
 
@@ -51,7 +57,8 @@ function walk(root: string, dir: string, paths: string[], skipped: SkippedPath[]
   try {
     entries = readdirSync(join(root, dir), {withFileTypes: true})
   } catch (error) {
-    skipped.push({path: `${dir}/`, reason: `cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`})
+    // Its files cannot be checked: an error finding too (validate), not only a skipped entry.
+    skipped.push({path: `${dir}/`, reason: `cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, unreadable: true})
     return
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
@@ -78,16 +85,32 @@ function readOne(root: string, path: string): ProjectFile {
   const file: ProjectFile = {path, absolutePath, ...classifyFile(path)}
   const format = FORMAT_OF_KIND[file.kind]
   try {
+    const size = statSync(absolutePath).size
+    if (format === 'opaque' && size > MAX_OPAQUE_BYTES) {
+      file.unreadReason = `larger than ${MAX_OPAQUE_BYTES / 1024} KB: not read or scanned`
+      return file
+    }
+    if (format !== 'opaque' && size > MAX_STANDARD_FILE_BYTES) {
+      file.unreadReason = `${(size / 1024 / 1024).toFixed(1)} MB, larger than the ${MAX_STANDARD_FILE_BYTES / 1024 / 1024} MB a file of the standard may have: not read`
+      file.parseError = {line: 1, column: 1, message: file.unreadReason}
+      return file
+    }
+    const text = readFileSync(absolutePath, 'utf8')
     if (format === 'opaque') {
-      const size = statSync(absolutePath).size
-      if (size > MAX_OPAQUE_BYTES) {
-        file.unreadReason = `larger than ${MAX_OPAQUE_BYTES / 1024} KB: not read or scanned`
+      if (text.includes('\u0000')) file.unreadReason = 'binary: not scanned'
+      else file.text = text
+      return file
+    }
+    file.text = text
+    // A replacement character in the decoded text: either a real U+FFFD or bytes that are not UTF-8.
+    if (text.includes('\uFFFD')) {
+      const bytes = readFileSync(absolutePath)
+      const offset = firstInvalidUtf8(bytes)
+      if (offset !== -1) {
+        file.parseError = utf8Problem(bytes, offset)
         return file
       }
     }
-    const text = readFileSync(absolutePath, 'utf8')
-    if (format === 'opaque' && text.includes('\u0000')) file.unreadReason = 'binary: not scanned'
-    else file.text = text
   } catch (error) {
     file.unreadReason = `cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`
     file.parseError = {line: 1, column: 1, message: file.unreadReason}

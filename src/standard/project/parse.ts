@@ -11,8 +11,8 @@ export function countNewlines(text: string): number {
   return count
 }
 
-/** The first line of an error message (the yaml package appends a code excerpt). */
-const firstLine = (message: string) => message.split('\n')[0]
+/** The first line of an error message (the yaml package appends a code excerpt), without its own "at line N, column M:" (the finding has the position). */
+const firstLine = (message: string) => message.split('\n')[0].replace(/\s+at line \d+, column \d+:?$/, '')
 
 /** A yaml-package error → position in the file, given the line the YAML starts on. */
 function yamlProblem(error: unknown, startLine: number): ParseProblem {

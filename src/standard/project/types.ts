@@ -99,6 +99,8 @@ export interface ProjectFile extends Classification {
 export interface SkippedPath {
   path: string
   reason: string
+  /** A folder that could not be listed: its files were not checked (an error finding, not just a note). */
+  unreadable?: boolean
 }
 
 export interface Project {

@@ -21,7 +21,7 @@ const rule = (id: string, severity: Severity, summary: string, fix: string, sour
  */
 export const RULES: readonly RuleInfo[] = [
   // Files and parsing
-  rule('parse', 'error', 'The file parses: YAML, JSON, JSON Lines, or a frontmatter block closed by `---`.', 'Fix the syntax at the reported line.', 'spec: file formats'),
+  rule('parse', 'error', 'The file can be read, is UTF-8, is at most 16 MB, and parses: YAML, JSON, JSON Lines, or a frontmatter block closed by `---`. A folder that cannot be listed is reported here too.', 'Fix the syntax at the reported line; save the file as UTF-8; fix the permissions.', 'spec: file formats; brief: never a crash, no file skipped silently'),
   rule('schema', 'error', 'The file (or its frontmatter) matches its JSON Schema in schemas/: required keys, types, patterns, enums, lengths, no unknown keys where the spec forbids them.', 'Change the value at the reported line; the message names the key and the allowed values.', 'spec: Resources and their fields'),
   rule('frontmatter-required', 'error', 'Tasks, initiatives, runbooks, run logs, team cards and context files open with a `---` frontmatter block.', 'Add the frontmatter the schema describes.', 'spec: Task/Workflow/Team/Context'),
   rule('required-file', 'error', '`mesh.json` and `.mesh/public/cluster.yaml` exist (error); `.mesh/STANDARD_VERSION` exists (warning).', 'Run `mesh init`, or restore the file.', 'spec: Bootstrap file, cluster.yaml, Versioning'),

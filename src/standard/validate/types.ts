@@ -18,6 +18,8 @@ export interface Finding {
 export interface SkippedEntry {
   path: string
   reason: string
+  /** A folder that could not be listed (also reported as a `parse` error). */
+  unreadable?: boolean
 }
 
 export interface ValidationSummary {

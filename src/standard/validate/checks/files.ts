@@ -14,6 +14,10 @@ export function checkFiles(context: RuleContext): void {
     if (file.note) findings.add(file, file.note.rule, file.note.message, {line: 1, column: 1}, file.note.severity)
     checkFileSchema(file, findings)
   }
+  // No file is skipped silently: a folder that cannot be listed hides files nobody checked.
+  for (const entry of project.skipped) {
+    if (entry.unreadable) findings.add(entry.path, 'parse', `folder ${entry.reason}; the files in it were not checked`)
+  }
   // spec: the bootstrap file and cluster.yaml are what make a folder a mesh project.
   if (filesOf(context, 'bootstrap').length === 0) findings.add(BOOTSTRAP_FILE, 'required-file', `${BOOTSTRAP_FILE} is missing at the repository root (run \`mesh init\`)`)
   if (filesOf(context, 'cluster').length === 0) findings.add(`${MESH_DIR}/${STANDARD_PATHS.cluster}`, 'required-file', 'cluster.yaml is missing: a project needs its identity and modules')
