@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {formatGithub, formatHuman, formatSarif, RULES, type ValidationReport} from '../../../src/standard/validate/index.js'
+import {checkCommitMessage, formatGithub, formatHuman, formatSarif, RULES, validateProject, type ValidationReport} from '../../../src/standard/validate/index.js'
+import {makeRepo} from '../fixtures.js'
 
 const report: ValidationReport = {
   root: '/repo',
@@ -63,7 +64,130 @@ describe('sarif format', () => {
       locations: [{physicalLocation: {artifactLocation: {uri: '.mesh/a.md', uriBaseId: '%SRCROOT%'}, region: {startLine: 3, startColumn: 5}}}],
     })
     expect(run.results[2]).toMatchObject({level: 'note'})
+    expect((run.results[2].locations as Array<{physicalLocation: {artifactLocation: {uri: string}}}>)[0].physicalLocation.artifactLocation.uri).toBe('.mesh/b%2Cc.md')
     expect(run.results[3]).not.toHaveProperty('locations')
     expect(run.results).toHaveLength(4)
+  })
+})
+
+describe('sarif artifact URIs', () => {
+  it('percent-encode each path segment, so # ? % and spaces stay part of the file name', () => {
+    const weird: ValidationReport = {...clean, findings: [{file: '.mesh/docs/ops/we#ird ?name%.md', line: 1, column: 1, rule: 'schema', severity: 'error', message: 'x'}]}
+    const sarif = formatSarif(weird, {pathPrefix: 'sub dir/'}) as {runs: Array<{results: Array<{locations: Array<{physicalLocation: {artifactLocation: {uri: string}}}>}>}>}
+    const uri = sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri
+    expect(uri).toBe('sub%20dir/.mesh/docs/ops/we%23ird%20%3Fname%25.md')
+    // A URI reference parser reads it back as the same path, with no fragment or query.
+    const parsed = new URL(uri, 'file:///checkout/')
+    expect(parsed.hash).toBe('')
+    expect(parsed.search).toBe('')
+    expect(decodeURIComponent(parsed.pathname)).toBe('/checkout/sub dir/.mesh/docs/ops/we#ird ?name%.md')
+  })
+})
+
+/**
+ * The parts of the OASIS SARIF 2.1.0 schema this log uses, restated (objects
+ * closed where SARIF closes them), so a structural slip fails here rather than
+ * in GitHub code scanning.
+ */
+const SARIF_SUBSET = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['version', 'runs'],
+  properties: {
+    $schema: {type: 'string', format: 'uri'},
+    version: {enum: ['2.1.0']},
+    runs: {type: 'array', items: {$ref: '#/$defs/run'}},
+  },
+  $defs: {
+    message: {type: 'object', additionalProperties: false, properties: {text: {type: 'string'}}, required: ['text']},
+    run: {
+      type: 'object',
+      required: ['tool'],
+      properties: {
+        tool: {type: 'object', additionalProperties: false, required: ['driver'], properties: {driver: {$ref: '#/$defs/toolComponent'}}},
+        results: {type: 'array', items: {$ref: '#/$defs/result'}},
+      },
+    },
+    toolComponent: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name'],
+      properties: {
+        name: {type: 'string'},
+        version: {type: 'string'},
+        informationUri: {type: 'string', format: 'uri'},
+        rules: {type: 'array', uniqueItems: true, items: {$ref: '#/$defs/reportingDescriptor'}},
+      },
+    },
+    reportingDescriptor: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['id'],
+      properties: {
+        id: {type: 'string'},
+        name: {type: 'string'},
+        shortDescription: {$ref: '#/$defs/message'},
+        fullDescription: {$ref: '#/$defs/message'},
+        help: {$ref: '#/$defs/message'},
+        defaultConfiguration: {type: 'object', additionalProperties: false, properties: {level: {enum: ['none', 'note', 'warning', 'error']}}},
+      },
+    },
+    result: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['message'],
+      properties: {
+        ruleId: {type: 'string'},
+        ruleIndex: {type: 'integer', minimum: -1},
+        level: {enum: ['none', 'note', 'warning', 'error']},
+        message: {$ref: '#/$defs/message'},
+        locations: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              physicalLocation: {
+                type: 'object',
+                additionalProperties: false,
+                properties: {
+                  artifactLocation: {type: 'object', additionalProperties: false, properties: {uri: {type: 'string', format: 'uri-reference'}, uriBaseId: {type: 'string'}}},
+                  region: {type: 'object', additionalProperties: false, properties: {startLine: {type: 'integer', minimum: 1}, startColumn: {type: 'integer', minimum: 1}}},
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+}
+
+describe('sarif structure', () => {
+  it('a real report of a broken project matches the SARIF 2.1.0 shapes it uses', async () => {
+    const {Ajv2020} = await import('ajv/dist/2020.js')
+    const addFormats = ((await import('ajv-formats')) as unknown as {default: {default: (ajv: unknown) => void}}).default.default
+    const ajv = new Ajv2020({allErrors: true, strict: false})
+    addFormats(ajv)
+    const check = ajv.compile(SARIF_SUBSET)
+    const repo = makeRepo({
+      'mesh.json': '{"mesh_version": 2',
+      '.mesh/modules/api/tasks/API2-x.md': '---\nid: API2\nstatus: wip\n---\n',
+      '.mesh/docs/ops/odd #1.md': '# no frontmatter\n',
+      '.mesh/notes.txt': 'stray',
+    })
+    try {
+      const report = await validateProject(repo.root)
+      report.findings.push(...checkCommitMessage({sha: 'abc1234def', message: 'feature: x'}))
+      const sarif = formatSarif(report, {toolVersion: '0.1.0'})
+      const ok = check(sarif)
+      expect(check.errors ?? [], JSON.stringify(check.errors)).toEqual([])
+      expect(ok).toBe(true)
+      expect((sarif as {runs: Array<{results: unknown[]}>}).runs[0].results.length).toBe(report.findings.length)
+      // The control: a slip the subset must catch.
+      expect(check({...sarif, extra: true})).toBe(false)
+    } finally {
+      repo.cleanup()
+    }
   })
 })

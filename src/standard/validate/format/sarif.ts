@@ -3,6 +3,13 @@ import type {ValidationReport} from '../types.js'
 
 const LEVEL = {error: 'error', warning: 'warning', info: 'note'} as const
 
+/**
+ * A relative path as a SARIF `uri-reference`: each segment percent-encoded,
+ * so `#`, `?` and `%` in a file name stay part of the path (encodeURI would
+ * leave `#` and `?` to start a fragment or a query).
+ */
+const pathToUri = (path: string) => path.split('/').map(encodeURIComponent).join('/')
+
 export interface SarifOptions {
   /** mesh's version, shown as the tool version. */
   toolVersion?: string
@@ -44,7 +51,7 @@ export function formatSarif(report: ValidationReport, options: SarifOptions = {}
                 locations: [
                   {
                     physicalLocation: {
-                      artifactLocation: {uri: encodeURI((options.pathPrefix ?? '') + finding.file), uriBaseId: '%SRCROOT%'},
+                      artifactLocation: {uri: pathToUri((options.pathPrefix ?? '') + finding.file), uriBaseId: '%SRCROOT%'},
                       region: {startLine: finding.line, startColumn: finding.column},
                     },
                   },
