@@ -124,6 +124,10 @@ describe('secret', () => {
     ['hex API key', 'api_key: 0123456789abcdef0123456789abcdef'],
     ['Slack token', 'xoxb-1234567890-abcdefghij'],
     ['JSON Web Token', 'jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'],
+    ['mesh cluster token', 'join with ck_Qx3v-9ZkPw2LmN8rT5yU1aB4cD7eF0gH6iJ_kLoMnPq'],
+    ['mesh cluster token', 'admin ak_Zz9y8X7w6V5u4T3s2R1q0P-o_N9m8L7k6J5i4H3g2Fe'],
+    ['mesh registry admin key', 'key madm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdE'],
+    ['mesh post delete token', 'delete with dt_abcdefghijklmnopqrstuvwx27'],
   ]
   it.each(cases)('finds a %s and never prints it whole', async (name, line) => {
     const findings = await findingsFor({'.mesh/docs/ops/notes.md': `---\ntitle: Notes\ncategory: ops\nupdated: 2026-01-05\nowner: a\nstatus: draft\n---\n\nSome text\n${line}\n`})

@@ -12,6 +12,10 @@ const TOKEN_PATTERNS: ReadonlyArray<readonly [string, RegExp]> = [
   ['Stripe live key', /\b(?:sk|rk)_live_[0-9a-zA-Z]{24,}/],
   ['bearer token', /\bBearer[ \t]+[A-Za-z0-9._~+/-]{24,}=*/],
   ['JSON Web Token', /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/],
+  // mesh's own secrets (src/cluster, src/registry): 32 random bytes in base64url behind a prefix.
+  ['mesh cluster token (ck_/ak_)', /(?<![A-Za-z0-9_-])(?:ck|ak)_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/],
+  ['mesh registry admin key', /(?<![A-Za-z0-9_-])madm_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/],
+  ['mesh post delete token', /(?<![A-Za-z0-9_-])dt_[a-z2-7]{26}(?![A-Za-z0-9_-])/],
 ]
 /** `key: value` assignments whose value looks generated (case-insensitive key names). */
 const ASSIGNMENT_PATTERNS: ReadonlyArray<readonly [string, RegExp]> = [
