@@ -54,6 +54,9 @@ describe('standard schemas', () => {
       expect(valid('mesh-json', {...base, cluster: {...cluster, name: 'x'.repeat(81)}})).toBe(false)
       expect(valid('mesh-json', {...base, cluster: {...cluster, visibility: 'private'}})).toBe(false)
       expect(valid('mesh-json', {...base, cluster: {...cluster, visibility: 'private', invite: null}})).toBe(true)
+      const {invite: _invite, ...noInvite} = cluster
+      expect(valid('mesh-json', {...base, cluster: {...noInvite, visibility: 'private'}})).toBe(false)
+      expect(valid('mesh-json', {...base, cluster: noInvite})).toBe(true)
       expect(valid('mesh-json', {...base, cluster: {...cluster, invite_methods: ['GET', 'GET']}})).toBe(false)
       expect(valid('mesh-json', {...base, directory: {agent_id: 'a b'}})).toBe(false)
       expect(valid('mesh-json', {...base, cluster: {...cluster, purpose: 'x'.repeat(301)}})).toBe(false)
