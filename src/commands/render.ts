@@ -7,7 +7,7 @@ import {findProjectRoot} from '../standard/tasks/index.js'
 export default class Render extends MeshCommand {
   static override description = `Render .mesh/public/AGENT_INSTRUCTIONS.md into CLAUDE.md, AGENTS.md and GEMINI.md.
 
-Each target becomes the source byte for byte, except its own operator block (between the mesh:operator markers), which is kept exactly as it is; a new target gets the source's operator block. Missing or out-of-order markers in any file stop the render before anything is written (exit 1).
+Each target becomes the source byte for byte, except its own operator block (between the mesh:operator markers), which is kept exactly as it is; a new target gets the source's operator block. A target that is a symbolic link (CLAUDE.md → AGENTS.md) is left as it is. Missing or out-of-order markers in any file stop the render before anything is written (exit 1).
 With --resources <file>, also replaces the mirrored part of .mesh/public/RESOURCES.md (everything above <!-- mesh:resources:end -->) with that file's text; the text below the marker is kept byte for byte.`
 
   static override examples = [
@@ -35,10 +35,11 @@ With --resources <file>, also replaces the mirrored part of .mesh/public/RESOURC
       await renderAgentInstructions(root)
       if (canonical !== undefined) await renderResources(root, canonical)
     }
-    const files = [...targets, ...(resources ? [resources] : [])]
-    const verb = (outcome: string) => (check && outcome !== 'unchanged' ? `would be ${outcome}` : outcome)
-    for (const file of files) this.log(`${verb(file.outcome).padEnd(16)}  ${file.path}`)
-    const stale = files.filter((file) => file.outcome !== 'unchanged')
+    const files: Array<{path: string; outcome: string; link?: string}> = [...targets, ...(resources ? [resources] : [])]
+    const changes = (outcome: string) => outcome === 'created' || outcome === 'updated'
+    const verb = (outcome: string) => (check && changes(outcome) ? `would be ${outcome}` : outcome)
+    for (const file of files) this.log(`${verb(file.outcome).padEnd(16)}  ${file.path}${file.link === undefined ? '' : ` → ${file.link} (symbolic link, left as it is)`}`)
+    const stale = files.filter((file) => changes(file.outcome))
     if (check && stale.length > 0) {
       this.logToStderr(`Error: ${stale.length} file${stale.length === 1 ? ' is' : 's are'} out of date; run \`mesh render\`.`)
       process.exitCode = 1

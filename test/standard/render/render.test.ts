@@ -105,3 +105,39 @@ describe('RESOURCES.md', () => {
     expect((await renderResources(root, '# Canonical\n')).outcome).toBe('unchanged')
   })
 })
+
+describe('renderAgentInstructions with symbolic links', () => {
+  it('leaves a target that links to another target as a link, and renders the one it points to', async () => {
+    const {lstat, readlink, symlink} = await import('node:fs/promises')
+    const root = await tempProject()
+    await rm(join(root, 'CLAUDE.md'))
+    await symlink('AGENTS.md', join(root, 'CLAUDE.md'))
+    const srcPath = join(root, '.mesh/public/AGENT_INSTRUCTIONS.md')
+    await writeFile(srcPath, (await read(root, '.mesh/public/AGENT_INSTRUCTIONS.md')).replace('## Commits', '## Commit rules'))
+    const results = await renderAgentInstructions(root)
+    expect(results).toEqual([
+      {path: 'CLAUDE.md', outcome: 'linked', link: 'AGENTS.md'},
+      {path: 'AGENTS.md', outcome: 'updated'},
+      {path: 'GEMINI.md', outcome: 'updated'},
+    ])
+    expect((await lstat(join(root, 'CLAUDE.md'))).isSymbolicLink()).toBe(true)
+    expect(await readlink(join(root, 'CLAUDE.md'))).toBe('AGENTS.md')
+    expect(await read(root, 'CLAUDE.md')).toContain('## Commit rules')
+  })
+
+  it('never follows a link out of the repository, and never parses what it points to', async () => {
+    const {symlink} = await import('node:fs/promises')
+    const root = await tempProject()
+    const outside = join(root, '..', `outside-${Date.now()}.md`)
+    await writeFile(outside, 'no markers here\n')
+    try {
+      await rm(join(root, 'GEMINI.md'))
+      await symlink(outside, join(root, 'GEMINI.md'))
+      const results = await renderAgentInstructions(root)
+      expect(results.find((result) => result.path === 'GEMINI.md')).toEqual({path: 'GEMINI.md', outcome: 'linked', link: outside})
+      expect(await readFile(outside, 'utf8')).toBe('no markers here\n')
+    } finally {
+      await rm(outside, {force: true})
+    }
+  })
+})
