@@ -1,3 +1,5 @@
+import {readFile} from 'node:fs/promises'
+import {invalid} from '../../lib/errors.js'
 import type {ParseProblem} from './types.js'
 
 /**
@@ -49,4 +51,19 @@ export function utf8Problem(bytes: Uint8Array, offset: number): ParseProblem {
   const column = Buffer.from(bytes.subarray(lineStart, offset)).toString('utf8').length + 1
   const byte = `byte 0x${bytes[offset].toString(16).toUpperCase().padStart(2, '0')}`
   return {line, column, message: `not valid UTF-8 (${byte}); save the file as UTF-8`}
+}
+
+/**
+ * Reads a file that mesh is about to rewrite. Refuses (`file_not_utf8`) when
+ * it is not UTF-8: decoding would turn its bytes into U+FFFD, and writing the
+ * text back would destroy them.
+ */
+export async function readUtf8ForRewrite(path: string, shownPath: string): Promise<string> {
+  const bytes = await readFile(path)
+  const offset = firstInvalidUtf8(bytes)
+  if (offset !== -1) {
+    const problem = utf8Problem(bytes, offset)
+    throw invalid('file_not_utf8', `${shownPath}:${problem.line}:${problem.column}: ${problem.message}; nothing was changed.`)
+  }
+  return bytes.toString('utf8')
 }

@@ -1,7 +1,7 @@
-import {readFile} from 'node:fs/promises'
 import {writeFileAtomic} from '../../lib/atomic-write.js'
 import {conflict, invalid} from '../../lib/errors.js'
 import {editFrontmatter} from '../frontmatter.js'
+import {readUtf8ForRewrite} from '../project/utf8.js'
 import {utcDate, utcDateTime} from './project-root.js'
 import {findTask} from './query.js'
 import {isDispatchable, writtenStatus} from './status.js'
@@ -38,7 +38,7 @@ export async function moveTask(root: string, id: string, statusWord: string, now
     return {...base, changed: false, completed_at: completed}
   }
   const completedAt = to === 'done' ? utcDateTime(now) : null
-  const text = await readFile(record.path, 'utf8')
+  const text = await readUtf8ForRewrite(record.path, record.relativePath)
   const next = editFrontmatter(text, (document) => {
     document.set('status', to)
     document.set('updated', utcDate(now))

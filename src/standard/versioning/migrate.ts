@@ -1,8 +1,9 @@
-import {readdir, readFile} from 'node:fs/promises'
+import {readdir} from 'node:fs/promises'
 import {join} from 'node:path'
 import {writeFileAtomic} from '../../lib/atomic-write.js'
 import {conflict} from '../../lib/errors.js'
 import {splitFrontmatter} from '../frontmatter.js'
+import {readUtf8ForRewrite} from '../project/utf8.js'
 import {meshPath} from '../tasks/project-root.js'
 import {BUILTIN_CHANGELOG, BUILTIN_LATEST, entriesBetween, type ChangelogEntry} from './changelog.js'
 import {STANDARD_VERSION_FILE, TEAM_DIR} from './constants.js'
@@ -52,7 +53,13 @@ export async function migrateStandard(root: string, options: {dryRun?: boolean} 
   for (const name of names) {
     const path = join(teamDir, name)
     const relative = `.mesh/${TEAM_DIR}/${name}`
-    const text = await readFile(path, 'utf8')
+    let text: string
+    try {
+      text = await readUtf8ForRewrite(path, relative)
+    } catch (error) {
+      skipped.push({path: relative, reason: (error as Error).message})
+      continue
+    }
     const split = splitFrontmatter(text)
     if (!split.hasFrontmatter || split.unterminated) {
       skipped.push({path: relative, reason: 'no complete --- frontmatter block'})

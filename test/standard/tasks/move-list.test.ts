@@ -64,6 +64,15 @@ describe('moveTask', () => {
     await writeFile(join(archived, 'GEN0-old.md'), '---\nid: GEN0\nstatus: done\n---\n')
     await expect(moveTask(root, 'GEN0', 'active')).rejects.toMatchObject({code: 'task_archived'})
   })
+
+  it('refuses to rewrite a file that is not UTF-8, leaving its bytes alone', async () => {
+    const root = await tempProject()
+    const task = await createTask(root, {module: 'general', title: 'Cafe'})
+    const latin1 = Buffer.from((await readFile(join(root, task.path), 'utf8')).replace('title: Cafe', 'title: Café'), 'latin1')
+    await writeFile(join(root, task.path), latin1)
+    await expect(moveTask(root, 'GEN1', 'active')).rejects.toMatchObject({code: 'file_not_utf8', message: expect.stringMatching(/GEN1-cafe\.md:3:11: not valid UTF-8 \(byte 0xE9\)/)})
+    expect(await readFile(join(root, task.path))).toEqual(latin1)
+  })
 })
 
 describe('listTasks and showTask', () => {

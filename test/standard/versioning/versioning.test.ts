@@ -115,9 +115,15 @@ describe('migrateStandard', () => {
     const root = await tempProject()
     await writeFile(join(root, '.mesh/STANDARD_VERSION'), '17\n')
     await writeFile(join(root, '.mesh/team/broken.md'), 'no frontmatter\n')
+    const latin1 = Buffer.from('---\nid: latin\ntitle: Caf\u00e9\nkind: x\n---\nbody\n', 'latin1')
+    await writeFile(join(root, '.mesh/team/latin.md'), latin1)
     const report = await migrateStandard(root)
     expect(report.manual.map((entry) => entry.version)).toEqual([18, 19, 22, 33, 34, 35])
-    expect(report.skipped).toEqual([{path: '.mesh/team/broken.md', reason: expect.any(String)}])
+    expect(report.skipped).toEqual([
+      {path: '.mesh/team/broken.md', reason: expect.any(String)},
+      {path: '.mesh/team/latin.md', reason: expect.stringMatching(/not valid UTF-8/)},
+    ])
+    expect(await readFile(join(root, '.mesh/team/latin.md'))).toEqual(latin1)
   })
   it('refuses a project newer than this mesh, changing nothing', async () => {
     const root = await tempProject()
