@@ -11,6 +11,13 @@ export function countNewlines(text: string): number {
   return count
 }
 
+/** The 1-based line of the character at `offset` in `text`. */
+export function lineAt(text: string, offset: number): number {
+  let line = 1
+  for (let index = text.indexOf('\n'); index !== -1 && index < offset; index = text.indexOf('\n', index + 1)) line++
+  return line
+}
+
 /** The first line of an error message (the yaml package appends a code excerpt), without its own "at line N, column M:" (the finding has the position). */
 const firstLine = (message: string) => message.split('\n')[0].replace(/\s+at line \d+, column \d+:?$/, '')
 

@@ -1,8 +1,9 @@
-import {lstat, readFile, readlink} from 'node:fs/promises'
+import {lstat, readlink} from 'node:fs/promises'
 import {join} from 'node:path'
 import {writeFileAtomic} from '../../lib/atomic-write.js'
 import {notFound} from '../../lib/errors.js'
 import {MESH_DIR, RENDER_TARGETS} from '../constants.js'
+import {readTextIfExists as readIfExists} from '../read-optional.js'
 import {AGENT_INSTRUCTIONS_SOURCE} from './constants.js'
 import {parseMarkedFile, renderTarget} from './markers.js'
 
@@ -16,12 +17,6 @@ export interface RenderedTarget {
   /** Where a `linked` target points, as the link says it. */
   link?: string
 }
-
-const readIfExists = (path: string) =>
-  readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined
-    throw error
-  })
 
 /**
  * The new text of each target (CLAUDE.md, AGENTS.md, GEMINI.md) from the

@@ -1,8 +1,8 @@
-import {readFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {writeFileAtomic} from '../../lib/atomic-write.js'
 import {invalid} from '../../lib/errors.js'
 import {MARKERS, MESH_DIR} from '../constants.js'
+import {readTextIfExists} from '../read-optional.js'
 import {RESOURCES_FILE} from './constants.js'
 
 /**
@@ -28,10 +28,7 @@ export function replaceResourcesText(existing: string | undefined, canonical: st
 /** Writes the canonical text into `.mesh/public/RESOURCES.md`; reports whether the bytes changed. */
 export async function renderResources(root: string, canonical: string, options: {check?: boolean} = {}): Promise<{path: string; outcome: 'created' | 'updated' | 'unchanged'}> {
   const path = join(root, MESH_DIR, RESOURCES_FILE)
-  const existing = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined
-    throw error
-  })
+  const existing = await readTextIfExists(path)
   const next = replaceResourcesText(existing, canonical)
   const outcome = existing === undefined ? 'created' : existing === next ? 'unchanged' : 'updated'
   if (outcome !== 'unchanged' && !options.check) await writeFileAtomic(path, next)

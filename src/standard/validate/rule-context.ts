@@ -53,6 +53,17 @@ export function sectionTitles(body: string | undefined): Set<string> {
   return titles
 }
 
+/**
+ * Adds `rule` to `file` when its body lacks any of the `## ` sections in
+ * `required` (compared case-insensitively), naming the missing ones.
+ */
+export function checkSections(context: RuleContext, file: ProjectFile, rule: string, required: readonly string[]): void {
+  const titles = sectionTitles(file.body)
+  const missing = required.filter((section) => !titles.has(section.toLowerCase()))
+  if (missing.length === 0) return
+  context.findings.add(file, rule, `missing section${missing.length > 1 ? 's' : ''} ${missing.map((name) => `## ${name}`).join(', ')}`, {line: file.bodyStartLine ?? 1, column: 1})
+}
+
 /** The 1-based line of the first line in `body` matching `pattern`, as a file line. */
 export function bodyLine(file: ProjectFile, index: number): number {
   const body = file.body ?? ''

@@ -66,31 +66,33 @@ function checkProjectStructure({file, modules}: ClusterView, {findings}: RuleCon
   }
 }
 
-function checkMembers(file: ProjectFile, {findings}: RuleContext): void {
-  const members = recordOf(file)?.members
-  if (!Array.isArray(members)) return
+/** The entries of a YAML list that carry a string `id`, with their index and whether the id came earlier in the list. */
+function idEntries(list: unknown): Array<{id: string; index: number; repeated: boolean}> {
+  if (!Array.isArray(list)) return []
   const seen = new Set<string>()
-  members.forEach((member: unknown, index) => {
-    const id = (member as {id?: unknown} | null)?.id
+  const entries: Array<{id: string; index: number; repeated: boolean}> = []
+  list.forEach((entry: unknown, index) => {
+    const id = (entry as {id?: unknown} | null)?.id
     if (typeof id !== 'string') return
-    if (seen.has(id)) findings.add(file, 'member-duplicate', `member id "${id}" appears more than once`, {pointer: `/members/${index}/id`})
+    entries.push({id, index, repeated: seen.has(id)})
     seen.add(id)
   })
+  return entries
+}
+
+function checkMembers(file: ProjectFile, {findings}: RuleContext): void {
+  for (const {id, index, repeated} of idEntries(recordOf(file)?.members)) {
+    if (repeated) findings.add(file, 'member-duplicate', `member id "${id}" appears more than once`, {pointer: `/members/${index}/id`})
+  }
 }
 
 function checkLinks(cluster: ClusterView, context: RuleContext): void {
   for (const file of filesOf(context, 'links')) {
-    const modules = recordOf(file)?.modules
-    if (!Array.isArray(modules)) continue
-    const seen = new Set<string>()
-    modules.forEach((entry: unknown, index) => {
-      const id = (entry as {id?: unknown} | null)?.id
-      if (typeof id !== 'string') return
+    for (const {id, index, repeated} of idEntries(recordOf(file)?.modules)) {
       const pointer = {pointer: `/modules/${index}/id`}
       if (!cluster.moduleIds.has(id)) context.findings.add(file, 'links-module', `links entry "${id}" is not a module of cluster.yaml`, pointer)
-      else if (seen.has(id)) context.findings.add(file, 'links-module', `links entry "${id}" appears more than once`, pointer)
-      seen.add(id)
-    })
+      else if (repeated) context.findings.add(file, 'links-module', `links entry "${id}" appears more than once`, pointer)
+    }
   }
 }
 

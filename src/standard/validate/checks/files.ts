@@ -1,5 +1,5 @@
 import {BOOTSTRAP_FILE, MARKERS, MESH_DIR, STANDARD_PATHS} from '../../constants.js'
-import type {ProjectFile} from '../../project/index.js'
+import {lineAt, type ProjectFile} from '../../project/index.js'
 import {checkFileSchema} from '../schema-check.js'
 import {filesOf, type RuleContext} from '../rule-context.js'
 
@@ -40,11 +40,7 @@ function checkStandardVersion(file: ProjectFile, {findings}: RuleContext): void 
 /** Line (1-based) of each occurrence of `needle` in `text`. */
 function linesOf(text: string, needle: string): number[] {
   const lines: number[] = []
-  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) {
-    let line = 1
-    for (let index = text.indexOf('\n'); index !== -1 && index < at; index = text.indexOf('\n', index + 1)) line++
-    lines.push(line)
-  }
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) lines.push(lineAt(text, at))
   return lines
 }
 

@@ -1,6 +1,6 @@
 import {INITIATIVE_SECTIONS, QUEUE_ITEM_MAX_BYTES, TEAM_RETIRED_FIELDS} from '../../constants.js'
 import type {ProjectFile} from '../../project/index.js'
-import {filesOf, recordOf, sectionTitles, stemOf, type RuleContext} from '../rule-context.js'
+import {checkSections, filesOf, recordOf, stemOf, type RuleContext} from '../rule-context.js'
 import {initiativeId} from './tasks.js'
 
 /** Initiatives: id equals the file stem, modules exist, the parent exists, the three creation sections. */
@@ -24,11 +24,7 @@ export function checkInitiatives(context: RuleContext): void {
       if (parent === data.id) findings.add(file, 'initiative-parent', 'an initiative cannot be its own parent', {pointer: '/parent_initiative'})
       else if (!ids.has(parent)) findings.add(file, 'initiative-parent', `parent_initiative "${parent}" is not an initiative in roadmap/initiatives/`, {pointer: '/parent_initiative'})
     }
-    const titles = sectionTitles(file.body)
-    const missing = INITIATIVE_SECTIONS.filter((section) => !titles.has(section.toLowerCase()))
-    if (missing.length > 0 && file.hasFrontmatter) {
-      findings.add(file, 'initiative-sections', `missing section${missing.length > 1 ? 's' : ''} ${missing.map((name) => `## ${name}`).join(', ')}`, {line: file.bodyStartLine ?? 1, column: 1})
-    }
+    if (file.hasFrontmatter) checkSections(context, file, 'initiative-sections', INITIATIVE_SECTIONS)
   }
 }
 

@@ -1,5 +1,5 @@
 import {PROTOCOL_ID, WORKFLOW_ID, WORKFLOW_SECTIONS} from '../../constants.js'
-import {filesOf, recordOf, sectionTitles, stemOf, type RuleContext} from '../rule-context.js'
+import {checkSections, filesOf, recordOf, stemOf, type RuleContext} from '../rule-context.js'
 
 const RUN_LOG_NAME = /^([WP]\d+)-(\d{4}-\d{2}-\d{2})-(.+)$/
 
@@ -24,9 +24,7 @@ export function checkRunbooks(context: RuleContext): void {
       const first = seen.get(id)
       if (first) findings.add(file, 'workflow-duplicate-id', `${kind} id ${id} is already used by ${first}`, {pointer: '/id'})
       else seen.set(id, file.path)
-      const titles = sectionTitles(file.body)
-      const missing = WORKFLOW_SECTIONS.filter((section) => !titles.has(section.toLowerCase()))
-      if (missing.length > 0) findings.add(file, 'workflow-sections', `missing section${missing.length > 1 ? 's' : ''} ${missing.map((name) => `## ${name}`).join(', ')}`, {line: file.bodyStartLine ?? 1, column: 1})
+      checkSections(context, file, 'workflow-sections', WORKFLOW_SECTIONS)
     }
   }
   for (const file of filesOf(context, 'run-log')) {

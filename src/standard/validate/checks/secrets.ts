@@ -1,4 +1,4 @@
-import type {ProjectFile} from '../../project/index.js'
+import {lineAt, type ProjectFile} from '../../project/index.js'
 import type {RuleContext} from '../rule-context.js'
 
 /** Token shapes that are secrets wherever they appear (case-sensitive). */
@@ -50,10 +50,8 @@ function scan(file: ProjectFile, combined: RegExp, patterns: ReadonlyArray<reado
     const lineEnd = text.indexOf('\n', match.index)
     const lineText = text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd)
     if (lineText.includes(ALLOW) || looksLikePlaceholder(match[0])) continue
-    let line = 1
-    for (let at = text.indexOf('\n'); at !== -1 && at < match.index; at = text.indexOf('\n', at + 1)) line++
     findings.add(file, 'secret', `looks like a ${name} (${match[0].slice(0, 6)}…); remove it, rotate it, and keep it in .mesh/credentials/`, {
-      line,
+      line: lineAt(text, match.index),
       column: match.index - lineStart + 1,
     })
   }

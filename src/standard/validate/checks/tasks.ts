@@ -1,6 +1,6 @@
 import {SLUG, TASK_ID_STRICT, TASK_SECTIONS, TASK_STATUS_ALIASES} from '../../constants.js'
 import type {ProjectFile} from '../../project/index.js'
-import {filesOf, recordOf, sectionTitles, stemOf, type RuleContext} from '../rule-context.js'
+import {checkSections, filesOf, recordOf, stemOf, type RuleContext} from '../rule-context.js'
 
 interface TaskEntry {
   file: ProjectFile
@@ -51,11 +51,7 @@ export function checkTasks(context: RuleContext): void {
         findings.add(file, 'task-initiative', `${key} "${value}" is not an initiative in roadmap/initiatives/`, {pointer: `/${key}`})
       }
     }
-    if (file.kind === 'task') {
-      const titles = sectionTitles(file.body)
-      const missing = TASK_SECTIONS.filter((section) => !titles.has(section.toLowerCase()))
-      if (missing.length > 0) findings.add(file, 'task-sections', `missing section${missing.length > 1 ? 's' : ''} ${missing.map((name) => `## ${name}`).join(', ')}`, {line: file.bodyStartLine ?? 1, column: 1})
-    }
+    if (file.kind === 'task') checkSections(context, file, 'task-sections', TASK_SECTIONS)
   }
   checkCycles(byId, context)
 }

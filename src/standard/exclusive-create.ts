@@ -1,7 +1,7 @@
 import {link, rm} from 'node:fs/promises'
 import {basename, dirname, join} from 'node:path'
 import {randomBytes} from 'node:crypto'
-import {writeFileAtomic} from '../../lib/atomic-write.js'
+import {writeFileAtomic} from '../lib/atomic-write.js'
 
 /**
  * Writes a new file only if nothing exists at `path`, atomically: the content
