@@ -1,8 +1,25 @@
+import {spawn, spawnSync} from 'node:child_process'
 import {readFile, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {tempDir} from '../standard/scaffold/temp-project.js'
-import {json, mesh} from './standard-cli.js'
+import {BIN, json, mesh} from './standard-cli.js'
+
+/** util-linux `script` runs a command on a pseudo-terminal, so the prompts can be driven for real. */
+const hasScript = spawnSync('script', ['--version'], {stdio: 'ignore'}).status === 0
+
+/** Runs `mesh init <dir>` on a pseudo-terminal, typing `input`; resolves with what the terminal showed. */
+function initOnTerminal(dir: string, input: string): Promise<{code: number | null; screen: string}> {
+  return new Promise((resolve, reject) => {
+    const command = [process.execPath, BIN, 'init', dir].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ')
+    const child = spawn('script', ['-qec', command, '/dev/null'], {env: {...process.env, CI: '', NO_COLOR: '1'}, stdio: ['pipe', 'pipe', 'pipe']})
+    let screen = ''
+    child.stdout.on('data', (chunk) => (screen += String(chunk)))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({code, screen}))
+    child.stdin.end(input)
+  })
+}
 
 describe('mesh init (built CLI)', () => {
   it('scaffolds with flags, and mesh validate then reports zero findings', async () => {
@@ -53,5 +70,21 @@ describe('mesh init (built CLI)', () => {
     expect(jsonError.code).toBe(2)
     expect(json(jsonError)).toEqual({error: {code: 'usage_id_invalid', message: expect.any(String), field: 'id'}})
     await expect(readFile(join(dir, 'mesh.json'))).rejects.toThrow()
+  })
+
+  it.skipIf(!hasScript)('on a terminal, asks each question with its default, asks again after a bad answer, and uses the answers', async () => {
+    const dir = await tempDir('tty-proj-')
+    // name, id (Enter: the default from the name), a bad type then a good one, hub.
+    const {code, screen} = await initOnTerminal(dir, 'Shop Front\n\nweb\nservice\nhttps://hub.example.com\n')
+    expect(code).toBe(0)
+    expect(screen).toMatch(/Project name \[Tty proj [^\]]*\]: /)
+    expect(screen).toContain('Project id [shop-front]: ')
+    expect(screen).toContain('The project type must be one of dev, comms, service, mixed.')
+    expect(screen).toContain('Hub URL [https://mesh.dev]: ')
+    const cluster = await readFile(join(dir, '.mesh/public/cluster.yaml'), 'utf8')
+    expect(cluster).toMatch(/^id: shop-front$/m)
+    expect(cluster).toMatch(/^name: Shop Front$/m)
+    expect(cluster).toMatch(/^type: service$/m)
+    expect(JSON.parse(await readFile(join(dir, 'mesh.json'), 'utf8')).hub).toEqual({url: 'https://hub.example.com', docs: 'https://hub.example.com/docs'})
   })
 })
