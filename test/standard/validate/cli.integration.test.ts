@@ -1,5 +1,5 @@
 import {execFileSync, spawnSync} from 'node:child_process'
-import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -89,6 +89,35 @@ describe('mesh validate (built CLI)', () => {
     expect(missing.stderr).not.toMatch(/\n\s+at /)
     expect(run(['validate', valid.root, '--bogus']).code).toBe(2)
     expect(run(['validate', valid.root, '--format', 'xml']).code).toBe(2)
+  })
+
+  it('never crashes on hostile files: binary, empty, not UTF-8, a FIFO, symbolic-link loops', () => {
+    const repo = makeRepo({'.mesh/docs/ops/empty.md': '', '.mesh/public/links.yaml': ''})
+    try {
+      writeFileSync(join(repo.root, '.mesh/modules/api/tasks/API2-blob.md'), Buffer.from([0x00, 0xff, 0xfe, 0x89, 0x50, 0x4e, 0x47]))
+      writeFileSync(join(repo.root, '.mesh/modules/api/tasks/API3-latin.md'), Buffer.from(taskFile({id: 'API3', title: 'Café'}), 'latin1'))
+      symlinkSync('loop-b', join(repo.root, '.mesh/docs/loop-a'))
+      symlinkSync('loop-a', join(repo.root, '.mesh/docs/loop-b'))
+      execFileSync('mkfifo', [join(repo.root, '.mesh/docs/pipe')])
+      const result = run(['validate', repo.root, '--json'])
+      expect(result.code).toBe(1)
+      expect(result.stderr).toBe('')
+      const report = JSON.parse(result.stdout)
+      const brief = report.findings.map((finding: {rule: string; file: string; line: number}) => `${finding.rule}@${finding.file}:${finding.line}`)
+      expect(brief).toEqual([
+        'r4-frontmatter@.mesh/docs/ops/empty.md:1',
+        'parse@.mesh/modules/api/tasks/API2-blob.md:1',
+        'parse@.mesh/modules/api/tasks/API3-latin.md:3',
+        'schema@.mesh/public/links.yaml:1',
+      ])
+      expect(report.skipped.map((entry: {path: string; reason: string}) => `${entry.path}: ${entry.reason}`)).toEqual([
+        '.mesh/docs/loop-a: symbolic link: not followed',
+        '.mesh/docs/loop-b: symbolic link: not followed',
+        '.mesh/docs/pipe: not a regular file',
+      ])
+    } finally {
+      repo.cleanup()
+    }
   })
 
   it('neither --help nor a run loads Koa, ws, Ink, React or SQLite', () => {
