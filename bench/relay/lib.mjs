@@ -27,8 +27,10 @@ export function spawnNode(args, {files = 0, ipc = false} = {}) {
 }
 
 /** A benchmark server process: `READY <port>` on start, `mem` → `MEM {…}`. */
-export async function startServer(system, {files}) {
-  const child = spawnNode(['--expose-gc', `${HERE}server-${system}.mjs`, '0'], {files})
+export async function startServer(system, {files, profileDir}) {
+  // --cpu-prof is refused in NODE_OPTIONS, so profiling is a flag of the runner (--cpu-prof <dir>).
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=server-${system}-${Date.now()}.cpuprofile`] : []
+  const child = spawnNode([...profile, '--expose-gc', `${HERE}server-${system}.mjs`, '0'], {files})
   const lines = createInterface({input: child.stdout})
   const waiting = []
   lines.on('line', (line) => waiting.shift()?.(line))
