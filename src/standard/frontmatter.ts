@@ -57,6 +57,23 @@ export function parseFrontmatter<T = Record<string, unknown>>(text: string): Par
   return {...split, data, document}
 }
 
+/** The first line of a yaml-package error without its own "at line N, column M:" and code excerpt. */
+export function yamlSentence(message: string): string {
+  return message.split('\n')[0].replace(/\s+at line \d+, column \d+:?$/, '')
+}
+
+/**
+ * One line for an error met while reading a file: the sentence, and for a
+ * YAML error its position as a line of the file (`startLine` is the file line
+ * the YAML starts on: 2 for frontmatter).
+ */
+export function describeReadError(error: unknown, startLine = 1): string {
+  const {message, linePos} = error as {message?: string; linePos?: [{line: number; col: number}]}
+  const sentence = yamlSentence(String(message ?? error))
+  const at = linePos?.[0]
+  return at ? `${sentence} (line ${at.line + startLine - 1}, column ${at.col})` : sentence
+}
+
 /** Serialises frontmatter + body back into a file; key order is the object's order. */
 export function stringifyFrontmatter(data: Record<string, unknown>, body: string): string {
   const yamlText = stringify(data, {lineWidth: 0, defaultStringType: 'PLAIN'}).trimEnd()

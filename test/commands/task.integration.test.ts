@@ -78,6 +78,11 @@ describe('mesh task / initiative / roadmap (built CLI)', () => {
       expect(result.errorText, args.join(' ')).toMatch(message)
       expect(result.stderr).not.toMatch(/\n\s+at /)
     }
+    await writeFile(join(root, '.mesh/modules/general/tasks/GEN7-broken.md'), '---\nid: GEN7\ntitle: [x\n---\n')
+    const broken = await mesh(['task', 'show', 'GEN7', '-C', root])
+    expect(broken.code).toBe(0)
+    expect(broken.errorText).toMatch(/^Warning: \.mesh\/modules\/general\/tasks\/GEN7-broken\.md: .* \(line 4, column 1\); run `mesh validate`\.$/)
+    expect((await mesh(['task', 'list', '-C', root])).errorText).toMatch(/^Warning: .*GEN7-broken\.md/)
     const missingDir = await mesh(['task', 'list', '-C', join(root, 'no-such-folder')])
     expect(missingDir.code).toBe(2)
     expect(missingDir.errorText).toMatch(/No such directory: .*no-such-folder/)

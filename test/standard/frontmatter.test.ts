@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {parseFrontmatter, splitFrontmatter, stringifyFrontmatter} from '../../src/standard/frontmatter.js'
+import {describeReadError, parseFrontmatter, splitFrontmatter, stringifyFrontmatter} from '../../src/standard/frontmatter.js'
 
 describe('frontmatter', () => {
   it('splits fences and keeps the body byte-identical', () => {
@@ -53,5 +53,17 @@ describe('editFrontmatter', () => {
     const {editFrontmatter} = await import('../../src/standard/frontmatter.js')
     expect(() => editFrontmatter('# no fences\n', () => undefined)).toThrow(/frontmatter/)
     expect(() => editFrontmatter('---\nid: A1\n', () => undefined)).toThrow(/frontmatter/)
+  })
+
+  it('describes a YAML error in one line, at the line of the file', () => {
+    const error = (() => {
+      try {
+        parseFrontmatter('---\nid: a\nid: b\n---\n')
+      } catch (caught) {
+        return caught
+      }
+    })()
+    expect(describeReadError(error, 2)).toBe('Map keys must be unique (line 3, column 1)')
+    expect(describeReadError(new Error('EACCES: permission denied, open \'/x\'\nmore'))).toBe("EACCES: permission denied, open '/x'")
   })
 })

@@ -24,6 +24,7 @@ export default class TaskList extends MeshCommand {
     const {flags} = await this.parse(TaskList)
     const root = await findProjectRoot(flags.dir)
     const tasks = await listTasks(root, {status: flags.status, module: flags.module, owner: flags.owner, initiative: flags.initiative, archived: flags.archived})
+    for (const task of tasks) if (task.problem) this.logToStderr(`Warning: ${task.path}: ${task.problem}; run \`mesh validate\`.`)
     if (tasks.length === 0) {
       this.log('No tasks match.')
     } else {

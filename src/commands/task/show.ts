@@ -16,6 +16,7 @@ export default class TaskShow extends MeshCommand {
   async run() {
     const {args, flags} = await this.parse(TaskShow)
     const task = await showTask(await findProjectRoot(flags.dir), args.id)
+    if (task.problem) this.logToStderr(`Warning: ${task.path}: ${task.problem}; run \`mesh validate\`.`)
     const fields: Array<[string, string]> = [
       ['status', `${task.status}${task.dispatchable ? ' (dispatchable)' : ''}`],
       ['priority', task.priority],

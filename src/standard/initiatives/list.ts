@@ -1,7 +1,7 @@
 import {readdir, readFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {compareIds, compareText} from '../compare.js'
-import {parseFrontmatter} from '../frontmatter.js'
+import {describeReadError, parseFrontmatter} from '../frontmatter.js'
 import {meshPath} from '../tasks/project-root.js'
 import {scanTasks, type TaskRecord} from '../tasks/task-files.js'
 import {INITIATIVES_DIR} from './constants.js'
@@ -42,7 +42,7 @@ export async function listInitiatives(root: string, tasks?: TaskRecord[]): Promi
       const parsed = parseFrontmatter(await readFile(join(dir, name), 'utf8')).data
       if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) data = parsed
     } catch (error) {
-      problem = (error as Error).message.split('\n')[0]
+      problem = describeReadError(error, 2)
     }
     const id = typeof data.id === 'string' ? data.id : stem
     const children = records.filter((record) => record.data.initiative === id)

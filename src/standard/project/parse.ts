@@ -1,5 +1,5 @@
 import {parseDocument} from 'yaml'
-import {parseFrontmatter, splitFrontmatter} from '../frontmatter.js'
+import {parseFrontmatter, splitFrontmatter, yamlSentence} from '../frontmatter.js'
 import {jsonErrorOffset} from './json-error.js'
 import {parseSimpleYaml} from './simple-yaml.js'
 import type {FileFormat, JsonlRecord, ParseProblem, ProjectFile} from './types.js'
@@ -18,8 +18,8 @@ export function lineAt(text: string, offset: number): number {
   return line
 }
 
-/** The first line of an error message (the yaml package appends a code excerpt), without its own "at line N, column M:" (the finding has the position). */
-const firstLine = (message: string) => message.split('\n')[0].replace(/\s+at line \d+, column \d+:?$/, '')
+/** The finding has the position, so the message drops the yaml package's own. */
+const firstLine = yamlSentence
 
 /** A yaml-package error → position in the file, given the line the YAML starts on. */
 function yamlProblem(error: unknown, startLine: number): ParseProblem {

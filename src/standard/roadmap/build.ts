@@ -39,9 +39,12 @@ export async function computeRoadmap(root: string): Promise<RoadmapState> {
   const cluster = await readClusterInfo(root)
   const records = await scanTasks(root)
   const prefixes = resolvePrefixes(cluster.modules, knownPrefixes(records))
-  const summaries = records.map(summarize).sort((a, b) => compareText(a.module, b.module) || compareIds(a.id, b.id) || compareText(a.path, b.path))
+  // A file whose frontmatter cannot be read is left out (and listed in `problems`): its fields would all be empty.
+  const readable = records.filter((record) => record.problem === undefined)
+  const summaries = readable.map(summarize).sort((a, b) => compareText(a.module, b.module) || compareIds(a.id, b.id) || compareText(a.path, b.path))
   const statusOf = new Map(summaries.map((task) => [task.id, task.status]))
-  const initiatives = await listInitiatives(root, records)
+  const allInitiatives = await listInitiatives(root, readable)
+  const initiatives = allInitiatives.filter((initiative) => initiative.problem === undefined)
   const versionText = await readFile(meshPath(root, 'STANDARD_VERSION'), 'utf8').catch(() => '')
   const standardVersion = /^\s*\d+\s*$/.test(versionText) ? Number(versionText) : null
 
@@ -62,7 +65,7 @@ export async function computeRoadmap(root: string): Promise<RoadmapState> {
       task_prefix: prefixes.get(module.id)!,
       counts: countBy(summaries.filter((task) => task.module === module.id && !task.archived).map((task) => task.status)),
     })),
-    initiatives: initiatives.map(({problem: _problem, ...initiative}) => ({
+    initiatives: initiatives.map((initiative) => ({
       ...initiative,
       progress: {done: initiative.done, total: initiative.tasks.length},
     })),
@@ -75,7 +78,7 @@ export async function computeRoadmap(root: string): Promise<RoadmapState> {
     },
     problems: [
       ...records.filter((record) => record.problem).map((record) => ({path: record.relativePath, problem: record.problem!})),
-      ...initiatives.filter((initiative) => initiative.problem).map((initiative) => ({path: initiative.path, problem: initiative.problem!})),
+      ...allInitiatives.filter((initiative) => initiative.problem).map((initiative) => ({path: initiative.path, problem: initiative.problem!})),
     ].sort((a, b) => compareText(a.path, b.path)),
   }
 }

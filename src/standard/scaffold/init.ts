@@ -96,6 +96,10 @@ async function keepFolder(root: string, path: string, files: ScaffoldEntry[]): P
 
 async function updateGitignore(root: string): Promise<ScaffoldEntry> {
   const path = join(root, '.gitignore')
+  const existing = await stat(path).catch(() => undefined)
+  if (existing && !existing.isFile()) {
+    return {path: '.gitignore', outcome: 'kept', note: 'not a file: add the deny-list lines yourself (`mesh validate` lists them)'}
+  }
   const before = await readFile(path, 'utf8').catch(() => undefined)
   const {text, added} = mergeDenyList(before)
   if (added.length === 0) return {path: '.gitignore', outcome: 'kept'}

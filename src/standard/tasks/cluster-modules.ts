@@ -1,6 +1,7 @@
 import {readFile} from 'node:fs/promises'
 import {parse} from 'yaml'
 import {invalid, notFound} from '../../lib/errors.js'
+import {describeReadError} from '../frontmatter.js'
 import {CLUSTER_FILE} from './constants.js'
 import {meshPath} from './project-root.js'
 
@@ -39,7 +40,7 @@ export async function readClusterInfo(root: string): Promise<ClusterInfo> {
   try {
     data = parse(text)
   } catch (error) {
-    throw invalid('cluster_yaml_invalid', `.mesh/${CLUSTER_FILE} is not valid YAML: ${(error as Error).message.split('\n')[0]}`)
+    throw invalid('cluster_yaml_invalid', `.mesh/${CLUSTER_FILE} is not valid YAML: ${describeReadError(error)}`)
   }
   const record = (data ?? {}) as Record<string, unknown>
   const rawModules = Array.isArray(record.modules) ? record.modules : []

@@ -22,6 +22,8 @@ export interface TaskSummary {
   dispatchable: boolean
   archived: boolean
   path: string
+  /** Why the frontmatter could not be read (the other fields are then empty). */
+  problem?: string
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value))
@@ -45,6 +47,7 @@ export function summarize(record: TaskRecord): TaskSummary {
     dispatchable: isDispatchable(status),
     archived: record.archived,
     path: record.relativePath,
+    ...(record.problem === undefined ? {} : {problem: record.problem}),
   }
 }
 

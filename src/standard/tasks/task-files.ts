@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs'
 import {readdir} from 'node:fs/promises'
 import {setImmediate as yieldToLoop} from 'node:timers/promises'
 import {join, relative, sep} from 'node:path'
-import {parseFrontmatter, splitFrontmatter} from '../frontmatter.js'
+import {describeReadError, parseFrontmatter, splitFrontmatter} from '../frontmatter.js'
 import {parseSimpleYaml} from '../project/simple-yaml.js'
 import {ARCHIVE_DIR, ARCHIVE_MONTH, MODULES_DIR, TASKS_DIR} from './constants.js'
 import {meshPath} from './project-root.js'
@@ -62,7 +62,7 @@ function readTask(root: string, module: string, path: string, archived: boolean)
     const id = typeof record.id === 'string' ? record.id : fallbackId
     return {id, module, path, relativePath, archived, data: record}
   } catch (error) {
-    return {id: fallbackId, module, path, relativePath, archived, data: {}, problem: (error as Error).message.split('\n')[0]}
+    return {id: fallbackId, module, path, relativePath, archived, data: {}, problem: describeReadError(error, 2)}
   }
 }
 

@@ -2,7 +2,7 @@ import {readdir} from 'node:fs/promises'
 import {join} from 'node:path'
 import {writeFileAtomic} from '../../lib/atomic-write.js'
 import {conflict} from '../../lib/errors.js'
-import {splitFrontmatter} from '../frontmatter.js'
+import {describeReadError, splitFrontmatter} from '../frontmatter.js'
 import {readUtf8ForRewrite} from '../project/utf8.js'
 import {meshPath} from '../tasks/project-root.js'
 import {BUILTIN_CHANGELOG, BUILTIN_LATEST, entriesBetween, type ChangelogEntry} from './changelog.js'
@@ -69,7 +69,7 @@ export async function migrateStandard(root: string, options: {dryRun?: boolean} 
     try {
       result = migrateTeamCard(text, name.slice(0, -3))
     } catch (error) {
-      skipped.push({path: relative, reason: (error as Error).message.split('\n')[0]})
+      skipped.push({path: relative, reason: describeReadError(error, 2)})
       continue
     }
     if (!result.changed) continue

@@ -58,11 +58,19 @@ describe('roadmap build', () => {
     expect(await read(other, '.mesh/roadmap/state.js')).toBe(js)
   })
 
-  it('lists unreadable files as problems instead of failing', async () => {
+  it('leaves unreadable files out and lists them as problems, with the line of the file', async () => {
     const root = await tempProject()
     await writeFile(join(root, '.mesh/modules/general/tasks/GEN1-broken.md'), '---\nid: [GEN1\n---\n')
+    await writeFile(join(root, '.mesh/roadmap/initiatives/bad.md'), '---\nid: bad\ntitle: [x\n---\n')
     const result = await buildRoadmap(root)
-    expect(result.problems).toEqual([{path: '.mesh/modules/general/tasks/GEN1-broken.md', problem: expect.any(String)}])
+    expect(result.problems).toEqual([
+      {path: '.mesh/modules/general/tasks/GEN1-broken.md', problem: expect.stringMatching(/^Flow sequence .* \(line \d+, column \d+\)$/)},
+      {path: '.mesh/roadmap/initiatives/bad.md', problem: expect.stringMatching(/\(line \d+, column \d+\)$/)},
+    ])
+    const state = JSON.parse(await read(root, '.mesh/roadmap/state.json'))
+    expect(state.tasks).toEqual([])
+    expect(state.initiatives).toEqual([])
+    expect(state.totals).toMatchObject({tasks: 0, initiatives: 0})
   })
 
   it('stableStringify sorts keys at every level and keeps array order', () => {

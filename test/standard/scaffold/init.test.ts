@@ -158,4 +158,12 @@ describe('scaffoldProject on a file', () => {
     await expect(scaffoldProject(join(dir, 'file.txt'), completeAnswers({}, dir))).rejects.toMatchObject({code: 'usage_dir_invalid'})
     expect(await readdir(dir)).toEqual(['file.txt'])
   })
+
+  it('keeps a .gitignore that is not a file and says what to do, instead of failing half-way', async () => {
+    const dir = await tempDir()
+    await mkdir(join(dir, '.gitignore'))
+    const result = await scaffoldProject(dir, completeAnswers({}, dir))
+    expect(result.files.find((file) => file.path === '.gitignore')).toEqual({path: '.gitignore', outcome: 'kept', note: expect.stringMatching(/not a file/)})
+    expect(result.files.filter((file) => file.outcome === 'created')).toHaveLength(32)
+  })
 })
