@@ -1,7 +1,8 @@
-import {mkdir, open, readdir, rm} from 'node:fs/promises'
+import {mkdir, readdir, rm} from 'node:fs/promises'
 import {join} from 'node:path'
 import {conflict} from '../../lib/errors.js'
 import {compareText} from '../compare.js'
+import {createFileExclusive} from '../exclusive-create.js'
 import {ARCHIVE_DIR, MAX_ID_ATTEMPTS, MODULES_DIR, RESERVATIONS_DIR, TASKS_DIR} from './constants.js'
 import {meshPath} from './project-root.js'
 import {idsOf, scanTasks, type TaskRecord} from './task-files.js'
@@ -69,8 +70,8 @@ export interface TaskIdReservation {
  * task file, active or archived (archived ids are never reused — DECISIONS).
  *
  * Two processes creating at once cannot get the same id: the id is claimed by
- * creating `.mesh/.runtime/task-ids/<ID>` with an exclusive open (`wx`,
- * O_EXCL); on EEXIST the next number is tried. After the claim the task
+ * creating `.mesh/.runtime/task-ids/<ID>` exclusively (a hard link, which
+ * fails when the name exists); when it exists the next number is tried. After the claim the task
  * folders are looked at again, so a claim released by a process that already
  * wrote its file (which a stale scan missed) is not handed out twice.
  */
@@ -82,14 +83,8 @@ export async function reserveTaskId(root: string, prefix: string, records?: Task
   for (let number = start; number < start + MAX_ID_ATTEMPTS; number++) {
     const id = `${prefix}${number}`
     const lock = join(dir, id)
-    try {
-      const handle = await open(lock, 'wx')
-      await handle.writeFile(String(process.pid))
-      await handle.close()
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue
-      throw error
-    }
+    // Exclusive and atomic (temp file + hard link): a claim never replaces another, and never exists half-written.
+    if (!(await createFileExclusive(lock, `${process.pid}\n`))) continue
     const release = async () => rm(lock, {force: true})
     if (await idTaken(root, id)) {
       await release()
