@@ -42,7 +42,7 @@ export const RULES: readonly RuleInfo[] = [
   rule('task-sections', 'warning', 'An active task body has the sections `## Scope`, `## Done when`, `## Files`.', 'Add the missing section headings.', 'spec: Task file (creation bodies)'),
   // Modules and cluster
   rule('module-duplicate', 'error', 'Module ids in cluster.yaml are unique.', 'Remove or rename the duplicate entry.', 'spec: cluster.yaml'),
-  rule('module-parent', 'error', 'A module\'s `parent` is another module of cluster.yaml.', 'Fix `parent` or add the parent module.', 'spec: cluster.yaml'),
+  rule('module-parent', 'error', 'A module\'s `parent` is another module of cluster.yaml, and following parents never leads back to where it started.', 'Fix `parent` or add the parent module.', 'spec: cluster.yaml'),
   rule('project-structure', 'error', 'v13: exactly one `project` module, kind `area`, without parent or path; `deploy`, `docs`, `design`, `general` present with `parent: project`; code modules are peers of `project` with a `path`.', 'Make modules[] follow the v13 layout (`mesh init` writes it).', 'spec: cluster.yaml, v13'),
   rule('module-folder', 'warning', 'Every folder under `.mesh/modules/` is a module of cluster.yaml.', 'Add the module to cluster.yaml or remove the folder.', 'spec: Folder layout'),
   rule('member-duplicate', 'error', 'Member ids in cluster.yaml are unique.', 'Remove the duplicate member.', 'spec: cluster.yaml'),

@@ -12,11 +12,22 @@ describe('cluster rules', () => {
     expect(ofRule(findings, 'module-duplicate')).toHaveLength(1)
   })
 
-  it('module-parent: parent must be a module, not itself', async () => {
-    const findings = await findingsFor(cluster([...base, {id: 'ui', kind: 'docs', parent: 'nowhere'}, {id: 'loop', kind: 'docs', parent: 'loop'}]))
+  it('module-parent: parent must be a module, not itself, and parents must not loop', async () => {
+    const findings = await findingsFor(
+      cluster([
+        ...base,
+        {id: 'ui', kind: 'docs', parent: 'nowhere'},
+        {id: 'loop', kind: 'docs', parent: 'loop'},
+        {id: 'aa', kind: 'docs', parent: 'bb'},
+        {id: 'bb', kind: 'docs', parent: 'cc'},
+        {id: 'cc', kind: 'docs', parent: 'aa'},
+        {id: 'dd', kind: 'docs', parent: 'aa'},
+      ]),
+    )
     expect(ofRule(findings, 'module-parent').map((finding) => finding.message)).toEqual([
       'module "ui" has parent "nowhere", which is not a module',
       'module "loop" is its own parent',
+      'module parents loop: aa → bb → cc → aa',
     ])
   })
 

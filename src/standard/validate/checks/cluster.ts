@@ -33,10 +33,33 @@ export function checkCluster(context: RuleContext): void {
       findings.add(file, 'module-parent', `module "${module.id}" is its own parent`, {pointer: `${pointer}/parent`})
     }
   }
+  checkParentLoops(cluster, context)
   checkProjectStructure(cluster, context)
   checkMembers(file, context)
   checkLinks(cluster, context)
   checkModuleFolders(cluster, context)
+}
+
+/** Parents form a tree: a chain of two or more modules that leads back to itself is reported once, on its first module. */
+function checkParentLoops({file, modules}: ClusterView, {findings}: RuleContext): void {
+  const parentOf = new Map<string, string | undefined>()
+  for (const module of modules) if (!parentOf.has(module.id)) parentOf.set(module.id, module.parent)
+  const reported = new Set<string>()
+  for (const module of modules) {
+    if (reported.has(module.id)) continue
+    const chain = [module.id]
+    for (let parent = parentOf.get(module.id); parent !== undefined && parentOf.has(parent); parent = parentOf.get(parent)) {
+      if (parent === module.id) {
+        if (chain.length > 1) {
+          for (const id of chain) reported.add(id)
+          findings.add(file, 'module-parent', `module parents loop: ${[...chain, module.id].join(' → ')}`, {pointer: `/modules/${module.index}/parent`})
+        }
+        break
+      }
+      if (chain.includes(parent)) break // a loop further up; reported from one of its own modules
+      chain.push(parent)
+    }
+  }
 }
 
 /** spec v13: one `project` area without parent or path; its four children; code modules are its peers with a path. */
