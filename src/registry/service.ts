@@ -14,7 +14,9 @@ import type {CoreRegistryContext} from './context.js'
 import {directoryRecord, didOf, handleOf, identityAttestation, isOnlineAt, networkItem, onlineSince, patchKeeps, siteCard} from './records.js'
 import type {AgentPatch, AgentRecord, JsonObject, SignerIdentity} from './types.js'
 
-export const hashApiKey = (apiKey: string) => createHash('sha256').update(apiKey, 'utf8').digest('hex')
+export const hashApiKey = (apiKey: string) => apiKeyDigest(apiKey).toString('hex')
+
+const apiKeyDigest = (apiKey: string) => createHash('sha256').update(apiKey, 'utf8').digest()
 
 interface RegisterBody {
   agent_id: string
@@ -131,7 +133,7 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
       const agentId = input.agent_id
       // Only the key hash is read: the heartbeat's token call needs nothing else of the record.
       const apiKeyHash = await store.getApiKeyHash(agentId)
-      const given = Buffer.from(hashApiKey(input.api_key), 'hex')
+      const given = apiKeyDigest(input.api_key)
       // Compare even for an unknown agent, so timing does not tell which ids exist.
       const expected = Buffer.from(apiKeyHash ?? '0'.repeat(64), 'hex')
       if (apiKeyHash === null || expected.length !== given.length || !timingSafeEqual(expected, given)) {

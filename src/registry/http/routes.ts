@@ -6,13 +6,13 @@
  */
 import Router from '@koa/router'
 import type {Context, Middleware} from 'koa'
-import {readJsonObject} from '../../http/json-body.js'
 import {MESH_SIG_HEADER} from '../../identity/constants.js'
 import {invalid, unauthorized} from '../../lib/errors.js'
 import {assertValid} from '../../lib/schemas.js'
 import {ADMIN_KEY_HEADER, AGENT_ID_PATTERN, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, NETWORK_DEFAULT_LIMIT, NETWORK_MAX_LIMIT} from '../constants.js'
 import type {CoreRegistryContext} from '../context.js'
 import type {RegistryOperations} from '../service.js'
+import {readRequestObject} from './read-json.js'
 import {renderAgentPage, SITE_PAGE_HEADERS} from './site-page.js'
 
 /** Opaque keyset cursor: base64url of `a:<last agent_id>`. */
@@ -54,7 +54,8 @@ export interface RegistryRoutes {
 
 export function createRegistryRoutes(ctx: CoreRegistryContext, ops: RegistryOperations): RegistryRoutes {
   const router = new Router()
-  const exact = new Map<string, (koa: Context) => Promise<void>>()
+  // path → method → handler: two lookups, no string built per request.
+  const exact = new Map<string, Map<string, (koa: Context) => Promise<void>>>()
   const bodyLimit = ctx.limits.bodyBytes
 
   /** Bearer JWT → the caller's record (401 otherwise). */
@@ -70,7 +71,7 @@ export function createRegistryRoutes(ctx: CoreRegistryContext, ops: RegistryOper
 
   const register = async (koa: Context) => {
     ctx.registrationLimiter.hit(`ip:${koa.ip}`)
-    const body = await readJsonObject(koa, bodyLimit)
+    const body = await readRequestObject(koa, bodyLimit)
     const header = koa.get(MESH_SIG_HEADER)
     const signer = header ? await ctx.verifySignedRequest({method: koa.method, path: koa.originalUrl, body: body.raw, header}) : null
     const result = await ops.register(body.value, signer)
@@ -79,19 +80,19 @@ export function createRegistryRoutes(ctx: CoreRegistryContext, ops: RegistryOper
     koa.body = result.body
   }
   const token = async (koa: Context) => {
-    const body = await readJsonObject(koa, bodyLimit)
+    const body = await readRequestObject(koa, bodyLimit)
     koa.set('Cache-Control', 'no-store')
     koa.body = await ops.token(body.value)
   }
   const patchMe = async (koa: Context) => {
     const agent = await agentOf(koa)
     const isAdmin = adminOf(koa)
-    const body = await readJsonObject(koa, bodyLimit)
+    const body = await readRequestObject(koa, bodyLimit)
     koa.body = await ops.patchMe(agent, body.value, isAdmin)
   }
   const state = async (koa: Context) => {
     const agent = await agentOf(koa)
-    const body = await readJsonObject(koa, bodyLimit)
+    const body = await readRequestObject(koa, bodyLimit)
     koa.body = await ops.mergeState(agent, body.value)
   }
   const record = async (koa: Context) => {
@@ -106,7 +107,8 @@ export function createRegistryRoutes(ctx: CoreRegistryContext, ops: RegistryOper
   const fixedRoute = (method: 'POST' | 'PATCH', paths: string[], handler: (koa: Context) => Promise<void>) => {
     for (const path of paths) {
       router.register(path, [method], handler)
-      exact.set(`${method} ${path}`, handler)
+      if (!exact.has(path)) exact.set(path, new Map())
+      exact.get(path)!.set(method, handler)
     }
   }
   fixedRoute('POST', ['/v1/agents/register', '/agents/register'], register)
@@ -153,7 +155,7 @@ export function createRegistryRoutes(ctx: CoreRegistryContext, ops: RegistryOper
     koa.body = {ok: true, service: 'registry'}
   })
   const fixed: Middleware = (koa, next) => {
-    const handler = exact.get(`${koa.method} ${koa.path}`)
+    const handler = exact.get(koa.path)?.get(koa.method)
     return handler ? handler(koa) : next()
   }
   return {router, fixed}

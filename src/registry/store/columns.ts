@@ -31,6 +31,31 @@ export function patchAssignments(patch: AgentPatch): Array<{column: string; valu
 const json = <T>(value: unknown): T | null => (value === null || value === undefined ? null : typeof value === 'string' ? JSON.parse(value) : (value as T))
 const int = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value))
 
+/** The agent columns in the order {@link valuesToAgent} reads them (SQLite reads rows as arrays: cheaper than objects). */
+export const AGENT_COLUMNS = [
+  'agent_id', 'api_key_hash', 'pubkey', 'endpoint', 'capabilities', 'agent_card', 'description',
+  'display_name', 'owner_class', 'brand', 'created_at_ms', 'last_seen_ms', 'probe',
+] as const
+
+/** A row read in {@link AGENT_COLUMNS} order as an AgentRecord. */
+export function valuesToAgent(values: unknown[]): AgentRecord {
+  return {
+    agentId: values[0] as string,
+    apiKeyHash: values[1] as string,
+    pubkey: (values[2] as string | null) ?? null,
+    endpoint: (values[3] as string | null) ?? null,
+    capabilities: json<string[]>(values[4]) ?? [],
+    agentCard: json(values[5]),
+    description: (values[6] as string | null) ?? null,
+    displayName: (values[7] as string | null) ?? null,
+    ownerClass: (values[8] as OwnerClass | null) ?? 'third-party',
+    brand: (values[9] as string | null) ?? null,
+    createdAtMs: int(values[10]) ?? 0,
+    lastSeenMs: int(values[11]),
+    probe: json(values[12]),
+  }
+}
+
 /** A database row (either backend) as an AgentRecord. */
 export function rowToAgent(row: Record<string, unknown>): AgentRecord {
   return {

@@ -1,7 +1,7 @@
 /** The registry store on the embedded SQLite database (`<data>/mesh.db`). */
 import type {Statement} from 'better-sqlite3'
 import {migrateSqlite, type SqliteDatabase} from '../../store/sqlite.js'
-import {NONCE_PURGE_EVERY_MS, patchAssignments, rowToAgent} from './columns.js'
+import {AGENT_COLUMNS, NONCE_PURGE_EVERY_MS, patchAssignments, valuesToAgent} from './columns.js'
 import {createGroupCommit} from './group-commit.js'
 import {REGISTRY_SQLITE_MIGRATIONS} from './migrations.js'
 import type {RegistryStore} from './store.js'
@@ -24,8 +24,9 @@ export function createSqliteRegistryStore(options: SqliteRegistryStoreOptions): 
      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (agent_id) DO NOTHING`,
   )
   // The watermark lives in registry_heartbeats (migration 2); reads join it back in as last_seen_ms.
-  const AGENT_ROWS = 'SELECT a.*, h.last_seen_ms FROM registry_agents a LEFT JOIN registry_heartbeats h ON h.agent_id = a.agent_id'
-  const selectAgent = db.prepare(`${AGENT_ROWS} WHERE a.agent_id = ?`)
+  const AGENT_ROWS = `SELECT ${AGENT_COLUMNS.map((c) => (c === 'last_seen_ms' ? 'h.last_seen_ms' : `a.${c}`)).join(', ')}
+    FROM registry_agents a LEFT JOIN registry_heartbeats h ON h.agent_id = a.agent_id`
+  const selectAgent = db.prepare(`${AGENT_ROWS} WHERE a.agent_id = ?`).raw()
   const selectKeyHash = db.prepare('SELECT api_key_hash FROM registry_agents WHERE agent_id = ?').pluck()
   const agentExists = db.prepare('SELECT 1 FROM registry_agents WHERE agent_id = ?').pluck()
   const selectSeen = db.prepare('SELECT last_seen_ms FROM registry_heartbeats WHERE agent_id = ?').pluck()
@@ -47,7 +48,7 @@ export function createSqliteRegistryStore(options: SqliteRegistryStoreOptions): 
   const saveProbe = db.prepare('UPDATE registry_agents SET probe = ? WHERE agent_id = ?')
   const probeTargets = db.prepare(
     `${AGENT_ROWS} WHERE h.last_seen_ms >= ? AND a.endpoint IS NOT NULL AND a.agent_card IS NOT NULL ORDER BY a.agent_id`,
-  )
+  ).raw()
   const purgeNonces = db.prepare('DELETE FROM registry_nonces WHERE expires_at_ms <= ?')
   // Insert, or take over an expired row; `changes` is 0 when a live row holds the nonce.
   const claimNonce = db.prepare(
@@ -74,8 +75,8 @@ export function createSqliteRegistryStore(options: SqliteRegistryStoreOptions): 
       return result.changes === 1
     },
     async getAgent(agentId) {
-      const row = selectAgent.get(agentId) as Row | undefined
-      return row ? rowToAgent(row) : null
+      const row = selectAgent.get(agentId) as unknown[] | undefined
+      return row ? valuesToAgent(row) : null
     },
     async getApiKeyHash(agentId) {
       return (selectKeyHash.get(agentId) as string | undefined) ?? null
@@ -119,9 +120,9 @@ export function createSqliteRegistryStore(options: SqliteRegistryStoreOptions): 
         params.push(query.onlineSinceMs ?? 0)
       }
       const sql = `${AGENT_ROWS} ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY a.agent_id LIMIT ?`
-      const rows = db.prepare(sql).all(...params, query.limit + 1) as Row[]
+      const rows = db.prepare(sql).raw().all(...params, query.limit + 1) as unknown[][]
       const more = rows.length > query.limit
-      const agents = rows.slice(0, query.limit).map(rowToAgent)
+      const agents = rows.slice(0, query.limit).map(valuesToAgent)
       return {agents, nextAfter: more ? agents[agents.length - 1].agentId : null}
     },
     async listSeenBetween(fromMs, toMs) {
@@ -131,7 +132,7 @@ export function createSqliteRegistryStore(options: SqliteRegistryStoreOptions): 
       saveProbe.run(JSON.stringify(result), agentId)
     },
     async listProbeTargets(onlineSinceMs) {
-      return (probeTargets.all(onlineSinceMs) as Row[]).map(rowToAgent)
+      return (probeTargets.all(onlineSinceMs) as unknown[][]).map(valuesToAgent)
     },
     async useNonce(key, expiresAtMs, nowMs = Date.now()) {
       if (nowMs - lastPurgeMs >= NONCE_PURGE_EVERY_MS) {

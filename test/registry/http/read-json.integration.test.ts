@@ -1,0 +1,81 @@
+import http from 'node:http'
+import Koa from 'koa'
+import request from 'supertest'
+import {describe, expect, it} from 'vitest'
+import {errorMiddleware} from '../../../src/http/error-middleware.js'
+import {silentLogger} from '../../../src/lib/log.js'
+import {readRequestJson, readRequestObject} from '../../../src/registry/http/read-json.js'
+
+function app(limit = 100) {
+  const koa = new Koa()
+  koa.silent = true
+  koa.use(errorMiddleware(silentLogger))
+  koa.use(async (ctx) => {
+    const first = await readRequestObject(ctx, limit)
+    const again = await readRequestJson(ctx, limit)
+    ctx.body = {value: first.value, raw: first.raw.toString('utf8'), memoised: first === again || first.raw === again.raw}
+  })
+  return koa.callback()
+}
+
+describe('readRequestObject', () => {
+  it('reads a JSON object, keeping the raw bytes, once per request', async () => {
+    const res = await request(app()).post('/').set('content-type', 'application/json').send('{"a": [1, "é"]}')
+    expect(res.body).toEqual({value: {a: [1, 'é']}, raw: '{"a": [1, "é"]}', memoised: true})
+  })
+  it('reads an empty body as {}', async () => {
+    const res = await request(app()).post('/')
+    expect(res.body).toEqual({value: {}, raw: '', memoised: true})
+  })
+  it('refuses malformed JSON and non-objects with 400', async () => {
+    for (const [body, code] of [['{"a": ', 'invalid_json'], ['[1]', 'invalid_body'], ['"text"', 'invalid_body'], ['null', 'invalid_body']]) {
+      const res = await request(app()).post('/').set('content-type', 'application/json').send(body)
+      expect([body, res.status, res.body.error.code]).toEqual([body, 400, code])
+    }
+  })
+  it('refuses a body over the limit with 413, declared or streamed', async () => {
+    const declared = await request(app(10)).post('/').set('content-type', 'application/json').send(JSON.stringify({a: 'x'.repeat(20)}))
+    expect([declared.status, declared.body.error.code]).toEqual([413, 'body_too_large'])
+    // Chunked: no content-length, the cap applies while reading.
+    const server = http.createServer(app(10))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const {port} = server.address() as {port: number}
+      const answer = await new Promise<{status: number; body: string}>((resolve, reject) => {
+        const req = http.request({host: '127.0.0.1', port, method: 'POST', path: '/', headers: {'content-type': 'application/json', 'transfer-encoding': 'chunked'}}, (res) => {
+          let body = ''
+          res.on('data', (chunk) => (body += chunk))
+          res.on('end', () => resolve({status: res.statusCode!, body}))
+        })
+        req.on('error', reject)
+        req.write('{"a": "xxxxxxxx')
+        req.end('xxxxxxxxxxxxxx"}')
+      })
+      expect(answer.status).toBe(413)
+      expect(JSON.parse(answer.body).error.code).toBe('body_too_large')
+    } finally {
+      server.close()
+    }
+  })
+  it('rejects, without hanging, when the client goes away mid-body', async () => {
+    let outcome: Promise<unknown> | undefined
+    const server = http.createServer((req, res) => {
+      const ctx = {req, state: {}, get: (name: string) => req.headers[name.toLowerCase()] ?? ''} as unknown as Koa.Context
+      outcome = readRequestObject(ctx, 1000).then(() => 'read', (error: Error) => error.message)
+      void res
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const {port} = server.address() as {port: number}
+      const req = http.request({host: '127.0.0.1', port, method: 'POST', path: '/', headers: {'content-type': 'application/json', 'content-length': '100'}})
+      req.on('error', () => {})
+      req.write('{"a": ')
+      // Once the server is reading this request, the client disappears.
+      await expect.poll(() => outcome !== undefined).toBe(true)
+      req.destroy()
+      expect(await outcome).not.toBe('read')
+    } finally {
+      server.close()
+    }
+  })
+})
