@@ -59,7 +59,9 @@ export function parseFrontmatter<T = Record<string, unknown>>(text: string): Par
 
 /** The first line of a yaml-package error without its own "at line N, column M:" and code excerpt. */
 export function yamlSentence(message: string): string {
-  return message.split('\n')[0].replace(/\s+at line \d+, column \d+:?$/, '')
+  const sentence = message.split('\n')[0].replace(/\s+at line \d+, column \d+:?$/, '')
+  // The parser recurses per level: thousands of nested brackets exhaust the stack. Say what that means.
+  return sentence === 'Maximum call stack size exceeded' ? 'nested too deeply to be read' : sentence
 }
 
 /**

@@ -29,6 +29,16 @@ describe('validate on hostile input', () => {
     expect(finding.message).toMatch(/^Flow sequence in block collection/)
   })
 
+  it('YAML nested 100,000 levels deep is a finding, not a crash', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`
+    repo = makeRepo({'.mesh/public/links.yaml': `version: 1\nmodules: ${deep}\n`, '.mesh/modules/api/tasks/API2-deep.md': `---\nid: API2\nx: ${deep}\n---\n`})
+    const findings = (await validateProject(repo.root)).findings
+    expect(findings.map((finding) => `${finding.rule}@${finding.file}:${finding.line}: ${finding.message}`)).toEqual([
+      'parse@.mesh/modules/api/tasks/API2-deep.md:3: nested too deeply to be read',
+      'parse@.mesh/public/links.yaml:2: nested too deeply to be read',
+    ])
+  })
+
   it('a real U+FFFD character is fine', async () => {
     repo = makeRepo({'.mesh/modules/api/tasks/API2-odd.md': taskFile({id: 'API2', title: 'Replacement \uFFFD char'})})
     expect(brief((await validateProject(repo.root)).findings)).toEqual([])
