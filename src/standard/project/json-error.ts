@@ -81,6 +81,7 @@ export function jsonErrorOffset(text: string): number {
     space()
     return at < text.length ? at : text.length
   } catch (offset) {
-    return Math.min(offset as number, text.length)
+    // A RangeError (nesting deeper than the stack) stops where the scan had got to.
+    return Math.min(typeof offset === 'number' ? offset : at, text.length)
   }
 }

@@ -65,4 +65,10 @@ describe('jsonErrorOffset', () => {
   ])('%j → %i', (text, offset) => {
     expect(jsonErrorOffset(text)).toBe(offset)
   })
+  it('nesting deeper than the stack gives a position, not NaN', () => {
+    const offset = jsonErrorOffset('['.repeat(1_000_000))
+    expect(Number.isInteger(offset)).toBe(true)
+    expect(offset).toBeGreaterThan(0)
+    expect(offset).toBeLessThanOrEqual(1_000_000)
+  })
 })
