@@ -44,7 +44,8 @@ Exit codes: 0 no error-level finding (warnings allowed), 1 at least one error, 2
     const {args, flags} = await this.parse(Validate)
     const service = await import('../standard/validate/index.js')
     const root = resolve(args.dir)
-    const report = flags.commits ? await service.validateCommits(root, flags.commits) : await service.validateProject(root)
+    // `--commits ''` is a mistake to report, not a request to check the folder.
+    const report = flags.commits === undefined ? await service.validateProject(root) : await service.validateCommits(root, flags.commits)
     if (!report.ok) process.exitCode = 1
     if (this.jsonEnabled()) return report
 

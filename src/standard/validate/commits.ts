@@ -64,6 +64,7 @@ function checkTrailers(lines: string[], add: (rule: string, text: string, line?:
 
 /** The commits of a range (`main..HEAD`, `HEAD~5..`, one sha) in `root`, merges left out. */
 export async function readCommits(root: string, range: string): Promise<CommitInfo[]> {
+  if (range.trim() === '') throw invalid('usage_bad_range', '--commits needs a revision range, e.g. origin/main..HEAD')
   if (range.startsWith('-')) throw invalid('usage_bad_range', `--commits takes a revision range, not an option: ${range}`)
   const {simpleGit} = await import('simple-git')
   const git = simpleGit({baseDir: root})
