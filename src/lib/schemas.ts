@@ -22,7 +22,9 @@ const compiled = new Map<string, ValidateFunction>()
 /** One Ajv instance for the process, holding every schema in schemas/; each is compiled once, on first use. */
 function instance(): Ajv {
   if (ajv) return ajv
-  ajv = new Ajv2020({allErrors: true, strict: true, allowUnionTypes: true, useDefaults: false})
+  // validateSchema: false skips checking each schema against the 2020-12 meta-schema at start-up
+  // (50–100 ms of every `mesh validate`); test/lib/schemas.test.ts does that check instead.
+  ajv = new Ajv2020({allErrors: true, strict: true, allowUnionTypes: true, useDefaults: false, validateSchema: false})
   addFormats(ajv)
   // "x-" keywords carry editor/tooling hints and are ignored by validation.
   ajv.addVocabulary(['x-mesh-rule', 'x-mesh-deprecated'])

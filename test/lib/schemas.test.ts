@@ -3,6 +3,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {SCHEMAS_DIR, SCHEMA_ID_PREFIX, assertValid, getValidator, instancePathToField} from '../../src/lib/schemas.js'
 import {MeshError} from '../../src/lib/errors.js'
+import {Ajv2020} from 'ajv/dist/2020.js'
 
 const files = readdirSync(SCHEMAS_DIR).filter((f) => f.endsWith('.schema.json'))
 
@@ -17,6 +18,13 @@ describe('schemas/', () => {
       expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema')
       expect(schema.$id).toBe(SCHEMA_ID_PREFIX + file)
       expect(typeof getValidator(file.replace(/\.schema\.json$/, ''))).toBe('function')
+    })
+    it(`${file} is valid against the draft 2020-12 meta-schema`, () => {
+      // The runtime instance skips this check for start-up speed, so it is made here.
+      const meta = new Ajv2020({strict: false})
+      const valid = meta.validateSchema(JSON.parse(readFileSync(join(SCHEMAS_DIR, file), 'utf8')))
+      expect(meta.errors ?? [], file).toEqual([])
+      expect(valid).toBe(true)
     })
   }
 })
