@@ -25,6 +25,11 @@ export const TOKEN_TTL_SECONDS = 24 * 60 * 60
  * heartbeat costs no second HMAC. About 0.5 KB each.
  */
 export const TOKEN_CACHE_ENTRIES = 16_384
+/**
+ * Agent records the SQLite store keeps in memory (a few KB each): enough for
+ * every agent of a mid-sized registry to heartbeat without a read.
+ */
+export const RECORD_CACHE_ENTRIES = 16_384
 /** JWT issuer claim; the same on every node so any node accepts any node's tokens. */
 export const TOKEN_ISSUER = 'mesh-registry'
 /** spec: offline after 5 minutes without a token call. */

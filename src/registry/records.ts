@@ -35,14 +35,13 @@ export function sameJson(a: unknown, b: unknown): boolean {
     for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false
     return true
   }
+  // Same keys in the same order: walk b's keys against a's (JSON objects have no inherited enumerables).
   const aKeys = Object.keys(a)
-  const bKeys = Object.keys(b)
-  if (aKeys.length !== bKeys.length) return false
-  for (let i = 0; i < aKeys.length; i++) {
-    const key = aKeys[i]
-    if (key !== bKeys[i] || !sameJson((a as JsonObject)[key], (b as JsonObject)[key])) return false
+  let i = 0
+  for (const key in b) {
+    if (key !== aKeys[i++] || !sameJson((a as JsonObject)[key], (b as JsonObject)[key])) return false
   }
-  return true
+  return i === aKeys.length
 }
 
 /**
@@ -52,8 +51,9 @@ export function sameJson(a: unknown, b: unknown): boolean {
  * means "maybe changed" (the store compares again, as it stores values).
  */
 export function patchKeeps(agent: AgentRecord, patch: AgentPatch): boolean {
-  for (const [field, value] of Object.entries(patch) as Array<[keyof AgentPatch, unknown]>) {
-    if (value !== undefined && !sameJson(agent[field], value)) return false
+  for (const field in patch) {
+    const value = patch[field as keyof AgentPatch]
+    if (value !== undefined && !sameJson(agent[field as keyof AgentPatch], value)) return false
   }
   return true
 }

@@ -3,14 +3,19 @@ import type {Statement} from 'better-sqlite3'
 import {migrateSqlite, type SqliteDatabase} from '../../store/sqlite.js'
 import {AGENT_COLUMNS, NONCE_PURGE_EVERY_MS, patchAssignments, valuesToAgent} from './columns.js'
 import {createGroupCommit} from './group-commit.js'
+import {recordCacheOf} from './record-cache.js'
 import {REGISTRY_SQLITE_MIGRATIONS} from './migrations.js'
 import type {RegistryStore} from './store.js'
+import type {AgentRecord} from '../types.js'
+import {RECORD_CACHE_ENTRIES} from '../constants.js'
 
 export interface SqliteRegistryStoreOptions {
   /** An open database (openSqlite); shared with other areas of the same process. */
   db: SqliteDatabase
   /** Close the database on store.close(); default false (the opener owns it). */
   closeDb?: boolean
+  /** Agent records kept in memory (see record-cache.ts); 0 reads every time. */
+  recordCacheEntries?: number
 }
 
 type Row = Record<string, unknown>
@@ -27,7 +32,6 @@ export function createSqliteRegistryStore(options: SqliteRegistryStoreOptions): 
   const AGENT_ROWS = `SELECT ${AGENT_COLUMNS.map((c) => (c === 'last_seen_ms' ? 'h.last_seen_ms' : `a.${c}`)).join(', ')}
     FROM registry_agents a LEFT JOIN registry_heartbeats h ON h.agent_id = a.agent_id`
   const selectAgent = db.prepare(`${AGENT_ROWS} WHERE a.agent_id = ?`).raw()
-  const selectKeyHash = db.prepare('SELECT api_key_hash FROM registry_agents WHERE agent_id = ?').pluck()
   const agentExists = db.prepare('SELECT 1 FROM registry_agents WHERE agent_id = ?').pluck()
   const selectSeen = db.prepare('SELECT last_seen_ms FROM registry_heartbeats WHERE agent_id = ?').pluck()
   const updateSeen = db.prepare('UPDATE registry_heartbeats SET last_seen_ms = max(last_seen_ms, ?) WHERE agent_id = ?')
@@ -44,6 +48,17 @@ export function createSqliteRegistryStore(options: SqliteRegistryStoreOptions): 
   }
   // Heartbeats and card changes arriving in one event-loop turn share one transaction.
   const batch = createGroupCommit(db)
+  const cache = recordCacheOf(db, options.recordCacheEntries ?? RECORD_CACHE_ENTRIES)
+  /** Reads (and caches) an agent. */
+  const readAgent = (agentId: string): AgentRecord | null => {
+    const cached = cache.get(agentId)
+    if (cached) return cached
+    const row = selectAgent.get(agentId) as unknown[] | undefined
+    if (!row) return null
+    const record = valuesToAgent(row)
+    cache.put(record)
+    return {...record}
+  }
   const seenBetween = db.prepare('SELECT agent_id FROM registry_heartbeats WHERE last_seen_ms >= ? AND last_seen_ms < ? ORDER BY agent_id')
   const saveProbe = db.prepare('UPDATE registry_agents SET probe = ? WHERE agent_id = ?')
   const probeTargets = db.prepare(
@@ -71,21 +86,23 @@ export function createSqliteRegistryStore(options: SqliteRegistryStoreOptions): 
 
   return {
     async createAgent(agent) {
+      cache.delete(agent.agentId)
       const result = insertAgent.run(agent.agentId, agent.apiKeyHash, agent.pubkey, agent.endpoint, JSON.stringify(agent.capabilities), agent.createdAtMs)
       return result.changes === 1
     },
     async getAgent(agentId) {
-      const row = selectAgent.get(agentId) as unknown[] | undefined
-      return row ? valuesToAgent(row) : null
+      return readAgent(agentId)
     },
     async getApiKeyHash(agentId) {
-      return (selectKeyHash.get(agentId) as string | undefined) ?? null
+      // The whole record, cached: the heartbeat's PATCH reads it right after this token call.
+      return readAgent(agentId)?.apiKeyHash ?? null
     },
     async updateAgent(agentId, patch) {
       const sets = patchAssignments(patch)
       if (sets.length === 0) return Boolean(agentExists.get(agentId))
       const columns = sets.map((s) => s.column)
       const update = statementFor(updates, columns, () => `UPDATE registry_agents SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE agent_id = ?`)
+      cache.delete(agentId)
       return update.run(...sets.map((s) => s.value), agentId).changes === 1
     },
     async applyAgentPatch(agentId, patch) {
@@ -98,12 +115,17 @@ export function createSqliteRegistryStore(options: SqliteRegistryStoreOptions): 
          WHERE agent_id = ? AND (${columns.map((c) => `${c} IS NOT ?`).join(' OR ')})`)
       const values = sets.map((s) => s.value)
       return batch.run(() => {
+        // Dropped inside the writing transaction: any later read sees the committed row.
+        cache.delete(agentId)
         if (update.run(...values, agentId, ...values).changes === 1) return 'changed'
         return agentExists.get(agentId) ? 'unchanged' : 'missing'
       })
     },
-    touchAgent(agentId, nowMs) {
-      return batch.run(() => touchOne(agentId, nowMs))
+    async touchAgent(agentId, nowMs) {
+      const previous = await batch.run(() => touchOne(agentId, nowMs))
+      // Committed: the cached record follows (the watermark only moves forward).
+      if (previous !== undefined) cache.setLastSeen(agentId, nowMs)
+      return previous
     },
     async listAgents(query) {
       const where: string[] = []
@@ -129,6 +151,7 @@ export function createSqliteRegistryStore(options: SqliteRegistryStoreOptions): 
       return (seenBetween.all(fromMs, toMs) as Row[]).map((row) => row.agent_id as string)
     },
     async saveProbe(agentId, result) {
+      cache.delete(agentId)
       saveProbe.run(JSON.stringify(result), agentId)
     },
     async listProbeTargets(onlineSinceMs) {
