@@ -17,15 +17,30 @@ export const PATCH_COLUMNS: Record<keyof AgentPatch, {column: string; json: bool
 /** Columns holding JSON (TEXT in SQLite, JSONB in PostgreSQL). */
 export const JSON_COLUMNS: ReadonlySet<string> = new Set(Object.values(PATCH_COLUMNS).filter((spec) => spec.json).map((spec) => spec.column))
 
+/** One column to write: the field it holds, its column, and the value as stored (JSON serialised). */
+export interface Assignment {
+  field: keyof AgentPatch
+  column: string
+  json: boolean
+  value: unknown
+}
+
 /** The columns to write for a patch, in a stable order, with JSON values serialised. */
-export function patchAssignments(patch: AgentPatch): Array<{column: string; value: unknown}> {
-  const out: Array<{column: string; value: unknown}> = []
+export function patchAssignments(patch: AgentPatch): Assignment[] {
+  const out: Assignment[] = []
   for (const [field, spec] of Object.entries(PATCH_COLUMNS) as Array<[keyof AgentPatch, {column: string; json: boolean}]>) {
     const value = patch[field]
     if (value === undefined) continue
-    out.push({column: spec.column, value: spec.json && value !== null ? JSON.stringify(value) : value})
+    out.push({field, column: spec.column, json: spec.json, value: spec.json && value !== null ? JSON.stringify(value) : value})
   }
   return out
+}
+
+/** The fields of written assignments as a read would return them (JSON parsed afresh from what was stored). */
+export function assignedFields(sets: Assignment[]): Partial<AgentRecord> {
+  const fields: Record<string, unknown> = {}
+  for (const set of sets) fields[set.field] = set.json && set.value !== null ? JSON.parse(set.value as string) : set.value
+  return fields as Partial<AgentRecord>
 }
 
 const json = <T>(value: unknown): T | null => (value === null || value === undefined ? null : typeof value === 'string' ? JSON.parse(value) : (value as T))

@@ -4,14 +4,17 @@
  * and a stable deployment is served from memory between its card changes.
  *
  * Coherence: every registry write of this process goes through the store,
- * which drops the agent's entry inside the writing transaction (or moves the
- * heartbeat watermark once it is committed). Writes by another connection to
- * the same file (another process) change SQLite's `data_version`, checked at
- * most once per event-loop turn; a change empties the cache. One cache per
- * database connection, shared by every store on it.
+ * which updates or drops the agent's entry inside the writing transaction
+ * (and empties the cache if a transaction fails to commit). Writes by
+ * another connection to the same file (another process) change SQLite's
+ * `data_version`, checked at most once per event-loop turn: a read sees what
+ * another process committed by the start of the turn. A change empties the
+ * cache. One cache per database connection, shared by every store on it.
  *
- * Entries are frozen (nested JSON included) and handed out as shallow
- * copies, so no caller can change what another one reads.
+ * Entries are handed out as shallow copies whose JSON values (card,
+ * capabilities, probe) are frozen at their top level: callers treat records
+ * as read-only, and the usual slips (push to the capabilities, set a card
+ * field) throw instead of changing what the next caller reads.
  */
 import type {SqliteDatabase} from '../../store/sqlite.js'
 import type {AgentRecord} from '../types.js'
@@ -22,12 +25,12 @@ interface Entry {
   lastSeenMs: number | null
 }
 
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const key in value) deepFreeze((value as Record<string, unknown>)[key])
-  }
-  return value
+/** Freezes the record and its JSON values' top level (a deep freeze costs more than the read it saves). */
+function freeze(record: AgentRecord): Readonly<AgentRecord> {
+  Object.freeze(record.capabilities)
+  if (record.agentCard) Object.freeze(record.agentCard)
+  if (record.probe) Object.freeze(record.probe)
+  return Object.freeze(record)
 }
 
 export class AgentRecordCache {
@@ -90,10 +93,19 @@ export class AgentRecordCache {
     if (this.generation === 0) return
     this.revalidate()
     this.delete(record.agentId)
-    this.insert(record.agentId, {record: deepFreeze(record), lastSeenMs: record.lastSeenMs})
+    this.insert(record.agentId, {record: freeze(record), lastSeenMs: record.lastSeenMs})
   }
 
-  /** Moves a cached watermark after its heartbeat was committed. */
+  /**
+   * Applies written fields to a cached record (inside the writing
+   * transaction); values must be fresh copies in their stored form.
+   */
+  patch(agentId: string, fields: Partial<AgentRecord>): void {
+    const entry = this.young.get(agentId) ?? this.old.get(agentId)
+    if (entry) entry.record = freeze({...entry.record, ...fields})
+  }
+
+  /** Moves a cached watermark (inside the heartbeat's transaction). */
   setLastSeen(agentId: string, lastSeenMs: number): void {
     const entry = this.young.get(agentId) ?? this.old.get(agentId)
     if (entry && (entry.lastSeenMs === null || lastSeenMs > entry.lastSeenMs)) entry.lastSeenMs = lastSeenMs

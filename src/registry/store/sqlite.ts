@@ -1,7 +1,7 @@
 /** The registry store on the embedded SQLite database (`<data>/mesh.db`). */
 import type {Statement} from 'better-sqlite3'
 import {migrateSqlite, type SqliteDatabase} from '../../store/sqlite.js'
-import {AGENT_COLUMNS, NONCE_PURGE_EVERY_MS, patchAssignments, valuesToAgent} from './columns.js'
+import {AGENT_COLUMNS, assignedFields, NONCE_PURGE_EVERY_MS, patchAssignments, valuesToAgent} from './columns.js'
 import {createGroupCommit} from './group-commit.js'
 import {recordCacheOf} from './record-cache.js'
 import {REGISTRY_SQLITE_MIGRATIONS} from './migrations.js'
@@ -49,6 +49,12 @@ export function createSqliteRegistryStore(options: SqliteRegistryStoreOptions): 
   // Heartbeats and card changes arriving in one event-loop turn share one transaction.
   const batch = createGroupCommit(db)
   const cache = recordCacheOf(db, options.recordCacheEntries ?? RECORD_CACHE_ENTRIES)
+  /** A batched write that keeps the cache in step: a batch that fails to commit leaves nothing cached. */
+  const committed = <T>(write: () => T): Promise<T> =>
+    batch.run(write).catch((error: unknown) => {
+      cache.clear()
+      throw error
+    })
   /** Reads (and caches) an agent. */
   const readAgent = (agentId: string): AgentRecord | null => {
     const cached = cache.get(agentId)
@@ -114,18 +120,21 @@ export function createSqliteRegistryStore(options: SqliteRegistryStoreOptions): 
         `UPDATE registry_agents SET ${columns.map((c) => `${c} = ?`).join(', ')}
          WHERE agent_id = ? AND (${columns.map((c) => `${c} IS NOT ?`).join(' OR ')})`)
       const values = sets.map((s) => s.value)
-      return batch.run(() => {
-        // Dropped inside the writing transaction: any later read sees the committed row.
-        cache.delete(agentId)
-        if (update.run(...values, agentId, ...values).changes === 1) return 'changed'
+      return committed(() => {
+        if (update.run(...values, agentId, ...values).changes === 1) {
+          // In the writing transaction, in write order: the cached record follows the row.
+          cache.patch(agentId, assignedFields(sets))
+          return 'changed'
+        }
         return agentExists.get(agentId) ? 'unchanged' : 'missing'
       })
     },
-    async touchAgent(agentId, nowMs) {
-      const previous = await batch.run(() => touchOne(agentId, nowMs))
-      // Committed: the cached record follows (the watermark only moves forward).
-      if (previous !== undefined) cache.setLastSeen(agentId, nowMs)
-      return previous
+    touchAgent(agentId, nowMs) {
+      return committed(() => {
+        const previous = touchOne(agentId, nowMs)
+        if (previous !== undefined) cache.setLastSeen(agentId, nowMs)
+        return previous
+      })
     },
     async listAgents(query) {
       const where: string[] = []
