@@ -92,7 +92,7 @@ export class Hub {
       onGone: (m) => this.leave(m),
       joined: new Promise<boolean>((resolve) => (joined = resolve)),
     })
-    ws.on('message', (data: Buffer, isBinary: boolean) => this.wall.onClientFrame(member, data, isBinary))
+    ws.on('message', (data: Buffer, isBinary: boolean) => this.onMessage(member, data, isBinary))
     this.members.add(member)
     ws.once('close', () => this.members.delete(member))
     let room: Room | null = null
@@ -126,6 +126,20 @@ export class Hub {
     joined(true)
   }
 
+  /**
+   * One client frame. This runs inside `ws`'s socket read: anything thrown
+   * here would be an uncaught exception that stops the whole node, so a
+   * frame the relay cannot handle costs only an `error` frame.
+   */
+  private onMessage(member: Member, data: Buffer, isBinary: boolean) {
+    try {
+      this.wall.onClientFrame(member, data, isBinary)
+    } catch (error) {
+      this.o.logger.error('client frame failed', {cluster_id: member.clusterId, error: String(error)})
+      member.send(errorFrame('internal_error', 'the relay could not handle this frame; it was dropped'))
+    }
+  }
+
   /** Sockets in a cluster (all nodes), for the members-per-cluster limit. */
   async socketCount(clusterId: string): Promise<number> {
     const room = this.rooms.get(clusterId)
@@ -146,7 +160,13 @@ export class Hub {
       this.rooms.set(clusterId, created)
       created.ready = (async () => {
         await this.ensureNode()
-        created.unsubscribe = this.o.bus.subscribe(clusterSubject(clusterId), (data) => created.onBus(data))
+        created.unsubscribe = this.o.bus.subscribe(clusterSubject(clusterId), (data) => {
+          try {
+            created.onBus(data)
+          } catch (error) {
+            this.o.logger.error('bus event failed', {cluster_id: clusterId, error: String(error)})
+          }
+        })
         await this.o.bus.flush()
         for (const e of await this.o.store.listPresence(clusterId, this.aliveSince())) {
           // Our own rows are added by our joins; a stale one is a leave whose delete is still in flight.
@@ -199,7 +219,13 @@ export class Hub {
 
   /** Tells the other nodes (those with members in the cluster). */
   publish(clusterId: string, header: Parameters<typeof encodeEnvelope>[0], frame?: Buffer) {
-    this.o.bus.publish(clusterSubject(clusterId), encodeEnvelope(header, frame))
+    try {
+      this.o.bus.publish(clusterSubject(clusterId), encodeEnvelope(header, frame))
+    } catch (error) {
+      // A bus that is closed, draining or refuses the size throws synchronously (nats.js); local
+      // members were already served, and a throw here would skip the sender's ack or a leave.
+      this.o.logger.warn('bus publish failed', {cluster_id: clusterId, kind: header.k, error: String(error)})
+    }
   }
 
   /** The cluster is gone (already removed from the store): close its sockets here and on every node. */

@@ -5,12 +5,13 @@
  * every recipient gets. Client frames are parsed here.
  */
 import type {ResolvedTags} from '../types.js'
+import {rawMember} from './raw-member.js'
 
 /** DECISIONS: `closed.reason`. */
 export type ClosedReason = 'deleted' | 'slow_consumer' | 'server_shutdown' | 'idle'
 
 /** Stable codes that open an `error` frame's detail. */
-export type ErrorFrameCode = 'frame_too_large' | 'rate_limited' | 'invalid_frame' | 'busy' | 'unavailable'
+export type ErrorFrameCode = 'frame_too_large' | 'rate_limited' | 'invalid_frame' | 'busy' | 'unavailable' | 'internal_error'
 
 export interface ReadyFrame {
   type: 'ready'
@@ -71,23 +72,36 @@ export const CLOSED_FRAMES: Record<ClosedReason, Buffer> = {
   idle: encodeFrame({type: 'closed', reason: 'idle'}),
 }
 
-/** A message frame: `from_did`, `board` and `ref` only when set (spec: `from_did?`, `board?`, `ref?`). */
-export function messageFrame(input: {from: string; fromDid: string | null; to: string | null; ts: string; payload: unknown; tags?: ResolvedTags}): Buffer {
-  const {from, to, ts, payload} = input
-  const frame: MessageFrame = input.fromDid ? {type: 'message', from, from_did: input.fromDid, to, ts, payload} : {type: 'message', from, to, ts, payload}
-  if (input.tags?.board) frame.board = input.tags.board
-  if (input.tags?.ref) frame.ref = input.tags.ref
-  return encodeFrame(frame)
+/**
+ * A message frame: `from_did`, `board` and `ref` only when set (spec:
+ * `from_did?`, `board?`, `ref?`), keys in the order of the spec's table.
+ * `payloadJson` is the payload's JSON text, spliced in as it is: for a
+ * member's send it is the exact text the member sent (ws/raw-member.ts), so
+ * the payload reaches peers untouched.
+ */
+export function messageFrame(input: {from: string; fromDid: string | null; to: string | null; ts: string; payloadJson: string; tags?: ResolvedTags}): Buffer {
+  let json = '{"type":"message","from":' + JSON.stringify(input.from)
+  if (input.fromDid) json += ',"from_did":' + JSON.stringify(input.fromDid)
+  json += ',"to":' + (input.to === null ? 'null' : JSON.stringify(input.to)) + ',"ts":' + JSON.stringify(input.ts) + ',"payload":' + input.payloadJson
+  if (input.tags?.board) json += ',"board":' + JSON.stringify(input.tags.board)
+  if (input.tags?.ref) json += ',"ref":' + JSON.stringify(input.tags.ref)
+  return Buffer.from(json + '}', 'utf8')
 }
 
 /** What a member asked to send. */
 export interface ClientSend {
   /** null = broadcast. */
   to: string | null
+  /** The parsed payload, read for hashtags (payloadText). */
   payload: unknown
+  /** The payload's JSON text as the member wrote it, relayed as is. */
+  payloadJson: string
 }
 
 export type ParsedClientFrame = {ok: true; send: ClientSend} | {ok: false; detail: string}
+
+/** A broadcast of `text` as a string payload. */
+const textSend = (text: string): ParsedClientFrame => ({ok: true, send: {to: null, payload: text, payloadJson: JSON.stringify(text)}})
 
 /**
  * spec: Client frames — bare string (broadcast), `{payload}` (broadcast),
@@ -105,16 +119,17 @@ export function parseClientFrame(text: string): ParsedClientFrame {
       value = undefined
     }
   }
-  if (typeof value === 'string') return {ok: true, send: {to: null, payload: value}}
-  if (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return {ok: true, send: {to: null, payload: text}}
-  }
+  // JSON.parse accepted it, so only JSON whitespace surrounds the string's own text.
+  if (typeof value === 'string') return {ok: true, send: {to: null, payload: value, payloadJson: text.trim()}}
+  if (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) return textSend(text)
   const object = value as Record<string, unknown>
   if (!('payload' in object)) return {ok: false, detail: 'an object frame needs a "payload" key: {"payload": …} or {"to": "<handle>", "payload": …}'}
   const to = object.to
-  if (to === undefined || to === null) return {ok: true, send: {to: null, payload: object.payload}}
-  if (typeof to !== 'string' || to === '') return {ok: false, detail: '"to" must be a non-empty handle string, or null for a broadcast'}
-  return {ok: true, send: {to, payload: object.payload}}
+  if (to !== undefined && to !== null && (typeof to !== 'string' || to === '')) {
+    return {ok: false, detail: '"to" must be a non-empty handle string, or null for a broadcast'}
+  }
+  const payloadJson = rawMember(text, 'payload')!
+  return {ok: true, send: {to: typeof to === 'string' ? to : null, payload: object.payload, payloadJson}}
 }
 
 /** The text to scan for hashtags: a string payload, or `payload.text` (spec: receiver rule). */

@@ -83,11 +83,24 @@ export function createUpgradeHandler(options: UpgradeOptions) {
     // DECISIONS: on a public cluster, a socket presenting the ck_ token (or the admin token) is the owner.
     const identity: MemberIdentity = {agent, did, vis, owner: isPublic && role !== null, public: isPublic}
     if (socket.destroyed) return
-    wss.handleUpgrade(request, socket, head, (ws) => void options.hub.accept(ws, socket, cluster.cluster_id, identity))
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      options.hub.accept(ws, socket, cluster.cluster_id, identity).catch((error: unknown) => {
+        // accept() handles its own failures; this only keeps a bug from becoming an unhandled rejection.
+        options.logger.error('member join failed', {cluster_id: cluster.cluster_id, error: String(error)})
+        ws.terminate()
+      })
+    })
   }
 
   return function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean {
-    const url = new URL(request.url ?? '/', 'http://relay.invalid')
+    let url: URL
+    try {
+      url = new URL(request.url ?? '/', 'http://relay.invalid')
+    } catch {
+      // An absolute-form target with a bad host (`GET http://[/…`): not a path of ours. Throwing
+      // here would be an uncaught exception in the server's 'upgrade' event and stop the node.
+      return false
+    }
     const match = WS_PATH.exec(url.pathname)
     if (!match) return false
     // The client may vanish while we look the cluster up; its reset must not crash the process.
