@@ -15,6 +15,13 @@ const BATCH = 32
 
 it('closes a member that never reads as a slow consumer while the others keep receiving', async () => {
   relay = await startRelay({limits: {highWaterBytes: HIGH_WATER, messagesPerWindow: 1_000_000}})
+  // The relay's end of every member socket, to watch what it holds for each peer.
+  const relaySockets: Socket[] = []
+  relay.server.server.on('upgrade', (_request, socket: Socket) => relaySockets.push(socket))
+  let mostHeld = 0
+  const watch = setInterval(() => {
+    for (const socket of relaySockets) mostHeld = Math.max(mostHeld, socket.writableLength)
+  }, 1)
   const {cluster_id} = await createCluster(relay.url, {visibility: 'public'})
   const sender = await join(relay.url, cluster_id, {agent: 'sender'})
   const reader = await join(relay.url, cluster_id, {agent: 'reader'})
@@ -31,6 +38,7 @@ it('closes a member that never reads as a slow consumer while the others keep re
     for (let i = 0; i < BATCH; i++) sender.send(MESSAGE)
     sent += BATCH
     await sender.next(() => sender.ofType('ack').length === sent, 30_000)
+    for (const socket of relaySockets) mostHeld = Math.max(mostHeld, socket.writableLength)
   }
   await gone
   const sentBeforeClose = sent
@@ -40,6 +48,11 @@ it('closes a member that never reads as a slow consumer while the others keep re
     sent += BATCH
     await sender.next(() => sender.ofType('ack').length === sent, 30_000)
   }
+  clearInterval(watch)
+  // Memory stays bounded: no socket ever held more than the mark plus one frame (and the tiny closed/close frames).
+  const frameBytes = MESSAGE.length + 200
+  expect(mostHeld).toBeGreaterThan(0)
+  expect(mostHeld).toBeLessThanOrEqual(HIGH_WATER + 2 * frameBytes)
   expect(sender.ofType('ack').at(-1)).toEqual({type: 'ack', to: null, delivered: 1})
   await reader.next(() => reader.ofType('message').length === sent, 30_000)
   expect(reader.ofType('message')).toHaveLength(sent)
@@ -52,5 +65,5 @@ it('closes a member that never reads as a slow consumer while the others keep re
   // The `closed` frame is sent if the socket still takes it; it never carries another reason.
   const closed = slow.ofType('closed')
   if (closed.length) expect(closed).toEqual([{type: 'closed', reason: 'slow_consumer'}])
-  console.log(`slow consumer: pumped ${sent} × 32 KiB, closed after ${sentBeforeClose}; the slow member got ${received}, closed frame: ${closed.length}, code ${slow.closeCode}`)
+  console.log(`slow consumer: pumped ${sent} × 32 KiB, closed after ${sentBeforeClose}; the slow member got ${received}, closed frame: ${closed.length}, code ${slow.closeCode}; most bytes held for one socket ${mostHeld}`)
 })
