@@ -19,10 +19,10 @@ export class RawClient {
   bytesAfterClose = 0
   /** Answer the relay's pings (on by default, as every client must). */
   autoPong = true
-  private buffer = Buffer.alloc(0)
+  private buffer: Buffer = Buffer.alloc(0)
   private closeSeen = false
   private closeSent = false
-  private waiters: Array<() => void> = []
+  private waiters: Array<() => boolean> = []
   readonly ended: Promise<void>
 
   private constructor(readonly socket: Socket) {

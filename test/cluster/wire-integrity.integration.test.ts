@@ -7,6 +7,7 @@
  * and that nothing follows a close frame.
  */
 import {afterEach, expect, it} from 'vitest'
+import type {RelayLimits} from '../../src/cluster/types.js'
 import {api, Client, createCluster, join, startRelay, type TestRelay} from './helpers.js'
 import {RawClient} from './raw-client.js'
 
@@ -23,7 +24,7 @@ afterEach(async () => {
 const SIZES = [3, 100, 130, 1000, 40_000, 65_000]
 const text = (i: number) => `${i}:` + 'x'.repeat(SIZES[i % SIZES.length])
 
-async function room(limits: Parameters<typeof startRelay>[0]['limits'] = {}) {
+async function room(limits: Partial<RelayLimits> = {}) {
   relay = await startRelay({limits: {messagesPerWindow: 1_000_000, ...limits}})
   const {cluster_id, admin_token} = await createCluster(relay.url, {visibility: 'public'})
   const sender = await join(relay.url, cluster_id, {agent: 'sender'})
