@@ -141,7 +141,10 @@ export class ClusterConnection extends EventEmitter<ClusterConnectionEvents> {
     this.send({to, payload})
   }
 
-  /** Sends a client frame; queued while not connected. Throws `frame_too_large` over 64 KB. */
+  /**
+   * Sends a client frame; queued while not connected. Throws `frame_too_large`
+   * over 64 KB and `send_queue_full` when MAX_QUEUED_FRAMES already wait.
+   */
   send(frame: ClientFrame): void {
     this.sendRaw(JSON.stringify(frame))
   }
@@ -152,7 +155,10 @@ export class ClusterConnection extends EventEmitter<ClusterConnectionEvents> {
     if (Buffer.byteLength(text) > MAX_FRAME_BYTES) throw tooLarge('frame_too_large', `Frame is ${Buffer.byteLength(text)} bytes; the relay accepts at most ${MAX_FRAME_BYTES}`)
     if (this.stopped || this.status.state === 'gone' || this.status.state === 'failed') throw new MeshError('unavailable', 'connection_closed', 'The cluster connection is closed')
     if (this.status.state !== 'connected' || !this.socket) {
-      if (this.queue.length >= MAX_QUEUED_FRAMES) this.queue.shift()
+      // Refuse the newest rather than silently drop the oldest: the caller can say so (pipe and room view do).
+      if (this.queue.length >= MAX_QUEUED_FRAMES) {
+        throw new MeshError('rate_limited', 'send_queue_full', `${MAX_QUEUED_FRAMES} sends are already waiting for the connection; this one was not sent`)
+      }
       this.queue.push(text)
       return
     }

@@ -25,7 +25,7 @@ export const HANDSHAKE_TIMEOUT_MS = 10_000
 export const REST_TIMEOUT_MS = 15_000
 /** When stdin ends in pipe mode, how long to wait for acks of the last sends before closing. */
 export const FLUSH_TIMEOUT_MS = 5_000
-/** Outbound frames queued while (re)connecting; older ones beyond this are dropped with a warning. */
+/** Outbound frames queued while (re)connecting; a send beyond this is refused (`send_queue_full`). */
 export const MAX_QUEUED_FRAMES = 1_000
 
 /** `closed.reason` after which a client must not reconnect (DECISIONS: Cluster relay). */
