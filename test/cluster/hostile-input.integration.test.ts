@@ -164,6 +164,7 @@ it('answers malformed REST input with JSON errors', async () => {
     ['GET', '/v1/clusters/%E0%A4%A', undefined, 404, 'cluster_not_found'],
     ['GET', `/v1/clusters/${'a'.repeat(5000)}`, undefined, 404, 'cluster_not_found'],
     ['DELETE', '/v1/clusters/c_AAAAAAAAAAAAAAAAAAAAAAAA', undefined, 404, 'cluster_not_found'],
+    ['DELETE', '/v1/clusters/c_AAAAAAAAAAAAAAAAAAAAAAAA?token=a&token=b', undefined, 400, 'invalid_query'],
   ]
   for (const [method, path, body, status, code] of cases) {
     const res = await api(relay.url, method, path, body)

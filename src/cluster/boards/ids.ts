@@ -1,5 +1,5 @@
 /** Random ids and the one-time delete token. DECISIONS: ids carry ≥ 128 random bits. */
-import {createHash, randomBytes, timingSafeEqual} from 'node:crypto'
+import {randomBytes} from 'node:crypto'
 import {BOARD_ID_PREFIX, DELETE_TOKEN_PREFIX, ID_RANDOM_BYTES, POST_ID_PREFIX} from './constants.js'
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567'
@@ -32,12 +32,5 @@ export const newBoardId = () => BOARD_ID_PREFIX + randomWord()
 export const newPostId = () => POST_ID_PREFIX + randomWord()
 export const newDeleteToken = () => DELETE_TOKEN_PREFIX + randomWord()
 
-/** Lowercase hex SHA-256: how a delete token is stored. */
-export const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex')
-
-/** Constant-time check of a presented token against a stored hash. */
-export function tokenMatches(token: string, storedHash: string): boolean {
-  const presented = Buffer.from(hashToken(token), 'hex')
-  const stored = Buffer.from(storedHash, 'hex')
-  return presented.length === stored.length && timingSafeEqual(presented, stored)
-}
+/** A delete token is stored and checked like the cluster tokens: SHA-256 hex, compared in constant time. */
+export {hashToken, tokenMatches} from '../tokens.js'

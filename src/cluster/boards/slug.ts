@@ -1,16 +1,12 @@
 /** Board slugs: kebab-case, unique per cluster; what `#slug` in a message names. */
+import {kebabCase} from '../slug.js'
 import {SLUG_MAX_CHARS} from './constants.js'
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 
-/** A title in kebab-case ("Rides & Lifts!" → "rides-lifts"); "" when nothing is left. */
+/** A title in kebab-case ("Rides & Lifts!" → "rides-lifts"), cut at a word end; "" when nothing is left. */
 export function slugify(title: string): string {
-  const kebab = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
+  const kebab = kebabCase(title)
   if (kebab.length <= SLUG_MAX_CHARS) return kebab
   return kebab.slice(0, SLUG_MAX_CHARS).replace(/-+[^-]*$/, '') || kebab.slice(0, SLUG_MAX_CHARS)
 }

@@ -1,24 +1,15 @@
 /**
- * The HTTP face of the relay: `/v1/clusters` and `/v1/clusters/<id>`. The
- * only relay file that sees Koa; it reads inputs and credentials and calls
- * the operations in cluster-ops.ts.
+ * The HTTP face of the relay: `/v1/clusters` and `/v1/clusters/<id>`. Only
+ * the files of src/cluster/http (and the boards part's routes) see Koa; this
+ * one reads inputs and credentials and calls the operations in cluster-ops.ts.
  */
 import Router from '@koa/router'
 import type {Context, Middleware} from 'koa'
 import {readJsonObject} from '../../http/json-body.js'
 import {invalid} from '../../lib/errors.js'
-import {CLUSTER_TOKEN_HEADER, MAX_BODY_BYTES} from '../constants.js'
+import {MAX_BODY_BYTES} from '../constants.js'
 import {createCluster, deleteCluster, getClusterDetail, listCatalog, patchCluster, type ClusterOpsContext} from '../cluster-ops.js'
-
-/** spec Authentication: header `x-cluster-token`, or `Authorization: Bearer`, or query `token`. */
-function presentedToken(ctx: Context): string | undefined {
-  const header = ctx.get(CLUSTER_TOKEN_HEADER).trim()
-  if (header) return header
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'))
-  if (bearer) return bearer[1]
-  const query = ctx.query.token
-  return typeof query === 'string' && query !== '' ? query : undefined
-}
+import {presentedToken} from './credentials.js'
 
 /** A non-negative integer query parameter, or undefined when absent. */
 function intQuery(ctx: Context, name: string, min: number): number | undefined {

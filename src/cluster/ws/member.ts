@@ -167,25 +167,22 @@ export class Member implements Corkable {
    * destroyed. The member leaves the room at once.
    */
   close(reason: ClosedReason) {
-    if (this.closing) return
-    this.closing = true
-    const ws = this.ws
-    if (ws.readyState === ws.OPEN) {
-      ws.send(CLOSED_FRAMES[reason], {binary: false})
-      ws.close(CLOSE_CODES[reason], reason)
-      setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref()
-    } else ws.terminate()
-    this.markGone()
+    this.shut(CLOSED_FRAMES[reason], CLOSE_CODES[reason], reason)
   }
 
   /** The relay cannot serve this socket (storage down): an `error` frame, then close 1011. */
   fail(detail: Buffer) {
+    this.shut(detail, 1011, 'unavailable')
+  }
+
+  /** The last frame through `ws.send` (after any corked bytes), then ws's close frame; nothing follows. */
+  private shut(lastFrame: Buffer, code: number, reason: string) {
     if (this.closing) return
     this.closing = true
     const ws = this.ws
     if (ws.readyState === ws.OPEN) {
-      ws.send(detail, {binary: false})
-      ws.close(1011, 'unavailable')
+      ws.send(lastFrame, {binary: false})
+      ws.close(code, reason)
       setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref()
     } else ws.terminate()
     this.markGone()
