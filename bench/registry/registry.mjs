@@ -1,5 +1,10 @@
 // Registry benchmark (run `npm run build` first; reads dist/):
 //   node bench/registry/registry.mjs [--agents 10000] [--cards 100000] [--queries 400] [--seconds 6] [--concurrency 32] [--only heartbeat|search]
+//     [--detail] [--cpu-prof <file.cpuprofile>]
+// Profiling options (they change nothing that is measured): --detail prints every
+// run's rate and the server thread's CPU per cycle (Linux /proc); --cpu-prof writes
+// a V8 CPU profile of the server thread during the registry's last run (open it
+// in Chrome DevTools or VS Code).
 // (a) heartbeat cycles/s (token call + PATCH me) of the real registry (SQLite
 //     in a temp dir, every part wired as `mesh serve registry` wires them)
 //     with N registered agents, against a bare Koa JSON endpoint driven by the
@@ -8,7 +13,8 @@
 //     p50/p95/p99 of a few hundred natural-language prompts, beside a linear
 //     scan of the same cards as the baseline. Bar: p99 ≤ 20 ms.
 import {randomBytes} from 'node:crypto'
-import {mkdtempSync, rmSync} from 'node:fs'
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import inspector from 'node:inspector'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Worker} from 'node:worker_threads'
@@ -34,18 +40,62 @@ const QUERIES = Number(option('queries', 400))
 const SECONDS = Number(option('seconds', 6))
 const CONCURRENCY = Number(option('concurrency', 32))
 const ONLY = option('only', 'all')
+const DETAIL = process.argv.includes('--detail')
+const CPU_PROFILE = option('cpu-prof', undefined)
 
 const percentile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
 const ms = (value) => `${value.toFixed(2)} ms`
+
+/** CPU time (µs) of the server's thread (this process's main thread), or null off Linux. */
+function serverThreadCpuUs() {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100 // utime + stime, in clock ticks of 10 ms
+  } catch {
+    return null
+  }
+}
 
 function drive(baseUrl, agents) {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./load.mjs', import.meta.url), {
       workerData: {baseUrl, agents, concurrency: CONCURRENCY, warmupMs: 1_000, durationMs: SECONDS * 1_000},
     })
-    worker.once('message', resolve)
+    const cpuBefore = serverThreadCpuUs()
+    const processBefore = process.cpuUsage()
+    const startedAt = performance.now()
+    worker.once('message', (result) => {
+      const cpuAfter = serverThreadCpuUs()
+      const processCpu = process.cpuUsage(processBefore)
+      // Warm-up included on both sides of the division: CPU per cycle over the whole run.
+      const wallSeconds = (performance.now() - startedAt) / 1000
+      const cyclesOverRun = (result.cycles / result.seconds) * wallSeconds
+      resolve({
+        ...result,
+        cpuUsPerCycle: cpuBefore === null ? null : (cpuAfter - cpuBefore) / cyclesOverRun,
+        processCpuUsPerCycle: (processCpu.user + processCpu.system) / cyclesOverRun,
+        cores: (processCpu.user + processCpu.system) / 1e6 / wallSeconds,
+      })
+    })
     worker.once('error', reject)
   })
+}
+
+/** Starts the V8 profiler on this thread when --cpu-prof is given; returns a function that stops it and writes the file. */
+async function profileThread(enabled) {
+  if (!CPU_PROFILE || !enabled) return async () => {}
+  const session = new inspector.Session()
+  session.connect()
+  const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))))
+  await post('Profiler.enable')
+  await post('Profiler.start')
+  return async () => {
+    const {profile} = await post('Profiler.stop')
+    writeFileSync(CPU_PROFILE, JSON.stringify(profile))
+    session.disconnect()
+    console.log(`    CPU profile of the registry's last run written to ${CPU_PROFILE}`)
+  }
 }
 
 /** The baseline: the same two routes, answering JSON after reading a JSON body, and nothing else. */
@@ -89,8 +139,17 @@ async function heartbeatBench() {
     // Alternate, so neither side gets the warmer machine.
     for (const round of [1, 2]) {
       runs.bare.push(await drive(bare.url, agents))
+      const stopProfile = await profileThread(round === 2)
       runs.registry.push(await drive(host.url, agents))
-      void round
+      await stopProfile()
+      if (DETAIL) {
+        for (const side of ['bare', 'registry']) {
+          const run = runs[side][runs[side].length - 1]
+          const server = run.cpuUsPerCycle === null ? '' : `server thread ${run.cpuUsPerCycle.toFixed(0)} µs, `
+          const cpu = `; CPU per cycle: ${server}whole process ${run.processCpuUsPerCycle.toFixed(0)} µs (load generator included); ${run.cores.toFixed(2)} cores busy`
+          console.log(`    round ${round} ${side.padEnd(8)} ${(run.cycles / run.seconds).toFixed(0).padStart(7)} cycles/s${cpu}`)
+        }
+      }
     }
     await bare.close()
     const rate = (list) => list.reduce((sum, r) => sum + r.cycles, 0) / list.reduce((sum, r) => sum + r.seconds, 0)

@@ -51,6 +51,8 @@ export interface RegistryServerConfig {
   clock?: () => number
   /** Serve the cluster relay from the same process (default true). */
   relay?: boolean
+  /** SQLite only: agent records kept in memory (default 16,384; see store/record-cache.ts). */
+  recordCacheEntries?: number
 }
 
 export interface RegistryServer {
@@ -91,7 +93,7 @@ export async function buildRegistryServer(config: RegistryServerConfig): Promise
       closers.push(() => void (opened.open && opened.close()))
       // It holds api-key hashes and the shared secrets: owner-only, like the secret files.
       for (const suffix of ['', '-wal', '-shm']) await chmod(db.name + suffix, 0o600).catch(() => {})
-      store = createSqliteRegistryStore({db})
+      store = createSqliteRegistryStore({db, recordCacheEntries: config.recordCacheEntries})
     }
     const {jwtSecret, adminKey} = await loadRegistrySecrets(store, config.dataDir)
 
