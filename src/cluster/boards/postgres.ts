@@ -2,7 +2,7 @@
 import type {Migration} from '../../store/migrations.js'
 import {migratePostgres, type PgPool} from '../../store/postgres.js'
 import {slugTaken, type BoardStore} from './store.js'
-import type {BoardRecord, PostRecord, PostSummary, Props} from './types.js'
+import {SUMMARY_COLUMNS, toBoard, toPost, toSummary, type BoardRow, type PostRow, type PostSummaryRow} from './rows.js'
 
 export const POSTGRES_BOARD_MIGRATIONS: Migration[] = [
   {
@@ -39,56 +39,6 @@ export const POSTGRES_BOARD_MIGRATIONS: Migration[] = [
   },
 ]
 
-// node-pg returns BIGINT as a string; every ms value here is far below 2^53.
-type Ms = string | number
-interface BoardRow {
-  board_id: string
-  cluster_id: string
-  slug: string
-  title: string
-  charter: string
-  props: Props
-  created_ms: Ms
-}
-interface PostSummaryRow {
-  post_id: string
-  cluster_id: string
-  board_id: string
-  author: string
-  title: string
-  ttl: PostRecord['ttl']
-  props: Props
-  created_ms: Ms
-  expires_ms: Ms | null
-}
-interface PostRow extends PostSummaryRow {
-  body: string
-  delete_token_hash: string
-}
-
-const toBoard = (row: BoardRow): BoardRecord => ({
-  boardId: row.board_id,
-  clusterId: row.cluster_id,
-  slug: row.slug,
-  title: row.title,
-  charter: row.charter,
-  props: row.props,
-  createdAtMs: Number(row.created_ms),
-})
-const toSummary = (row: PostSummaryRow): PostSummary => ({
-  postId: row.post_id,
-  clusterId: row.cluster_id,
-  boardId: row.board_id,
-  author: row.author,
-  title: row.title,
-  ttl: row.ttl,
-  props: row.props,
-  createdAtMs: Number(row.created_ms),
-  expiresAtMs: row.expires_ms === null ? null : Number(row.expires_ms),
-})
-const toPost = (row: PostRow): PostRecord => ({...toSummary(row), body: row.body, deleteTokenHash: row.delete_token_hash})
-
-const SUMMARY_COLUMNS = 'post_id, cluster_id, board_id, author, title, ttl, props, created_ms, expires_ms'
 const UNIQUE_VIOLATION = '23505'
 
 /** A BoardStore over a pool from `openPostgres()`; call after `await` — it migrates first. */

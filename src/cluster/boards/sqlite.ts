@@ -2,7 +2,8 @@
 import type {Migration} from '../../store/migrations.js'
 import {migrateSqlite, type SqliteDatabase} from '../../store/sqlite.js'
 import {slugTaken, type BoardStore} from './store.js'
-import type {BoardRecord, PostRecord, PostSummary, Props} from './types.js'
+import {SUMMARY_COLUMNS, toBoard, toPost, toSummary, type BoardRow, type PostRow, type PostSummaryRow} from './rows.js'
+import type {PostRecord} from './types.js'
 
 export const SQLITE_BOARD_MIGRATIONS: Migration[] = [
   {
@@ -39,55 +40,7 @@ export const SQLITE_BOARD_MIGRATIONS: Migration[] = [
   },
 ]
 
-interface BoardRow {
-  board_id: string
-  cluster_id: string
-  slug: string
-  title: string
-  charter: string
-  props: string
-  created_ms: number
-}
-interface PostSummaryRow {
-  post_id: string
-  cluster_id: string
-  board_id: string
-  author: string
-  title: string
-  ttl: PostRecord['ttl']
-  props: string
-  created_ms: number
-  expires_ms: number | null
-}
-interface PostRow extends PostSummaryRow {
-  body: string
-  delete_token_hash: string
-}
-
-const toBoard = (row: BoardRow): BoardRecord => ({
-  boardId: row.board_id,
-  clusterId: row.cluster_id,
-  slug: row.slug,
-  title: row.title,
-  charter: row.charter,
-  props: JSON.parse(row.props) as Props,
-  createdAtMs: row.created_ms,
-})
-const toSummary = (row: PostSummaryRow): PostSummary => ({
-  postId: row.post_id,
-  clusterId: row.cluster_id,
-  boardId: row.board_id,
-  author: row.author,
-  title: row.title,
-  ttl: row.ttl,
-  props: JSON.parse(row.props) as Props,
-  createdAtMs: row.created_ms,
-  expiresAtMs: row.expires_ms,
-})
-const toPost = (row: PostRow): PostRecord => ({...toSummary(row), body: row.body, deleteTokenHash: row.delete_token_hash})
-
 const LIVE = '(expires_ms IS NULL OR expires_ms > @now)'
-const SUMMARY_COLUMNS = 'post_id, cluster_id, board_id, author, title, ttl, props, created_ms, expires_ms'
 
 /** A BoardStore over a SQLite handle from `openSqlite()`; applies its migrations. */
 export function createSqliteBoardStore(db: SqliteDatabase): BoardStore {
