@@ -3,9 +3,7 @@
  * `/v1/clusters/:id/boards…`. Relay errors become MeshErrors that keep the
  * relay's stable code (`age_gated`, `board_not_found`, …) and field.
  */
-import {MeshError} from '../lib/errors.js'
-import {relayUrl, resolveRelayUrl} from './cluster-client.js'
-import {callJson} from './http-json.js'
+import {relayRequest, resolveRelayUrl, type RelayRequestOptions} from './cluster-client.js'
 import {REST_TIMEOUT_MS} from './cluster-constants.js'
 
 export type PostTtl = '24h' | '7d' | '30d' | '1y' | 'forever'
@@ -98,14 +96,13 @@ export interface BoardsClientOptions {
   timeoutMs?: number
 }
 
-
 const segment = (value: string) => encodeURIComponent(value)
 
 /** REST calls for boards and posts on one relay. */
 export class BoardsClient {
   readonly relay: string
-  private readonly fetch: typeof fetch
-  private readonly timeoutMs: number
+  readonly fetch: typeof fetch
+  readonly timeoutMs: number
 
   constructor(options: BoardsClientOptions) {
     this.relay = options.relay
@@ -162,28 +159,12 @@ export class BoardsClient {
     return this.request('DELETE', `${postsPath(cluster, board)}/${segment(postId)}`, {credentials: options, headers})
   }
 
-  private async request<T>(
-    method: string,
-    path: string,
-    options: {body?: unknown; params?: URLSearchParams; credentials?: Credentials; headers?: Record<string, string>} = {},
-  ): Promise<T> {
-    const url = relayUrl(this.relay, path, 'http')
-    if (options.params) url.search = options.params.toString()
+  private request<T>(method: string, path: string, options: RelayRequestOptions & {credentials?: Credentials} = {}): Promise<T> {
     // The admin token also opens a private cluster, so it wins when both are given.
     const token = options.credentials?.adminToken ?? options.credentials?.token
     const headers: Record<string, string> = {...options.headers}
     if (token) headers['x-cluster-token'] = token
-    const body = await callJson<T | undefined>({
-      method,
-      url,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      timeoutMs: this.timeoutMs,
-      fetch: this.fetch,
-      service: 'relay',
-    })
-    if (body === undefined) throw new MeshError('unavailable', 'relay_bad_answer', `The relay answered ${method} ${url.pathname} with no JSON body`)
-    return body
+    return relayRequest<T>(this, method, path, {...options, headers})
   }
 }
 

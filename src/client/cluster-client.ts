@@ -98,8 +98,8 @@ export function clusterWsUrl(relay: string, clusterId: string, join: JoinOptions
 /** REST calls to one relay, with mesh's JSON errors turned into MeshErrors. */
 export class ClusterClient {
   readonly relay: string
-  private readonly fetch: typeof fetch
-  private readonly timeoutMs: number
+  readonly fetch: typeof fetch
+  readonly timeoutMs: number
 
   constructor(options: ClusterClientOptions) {
     this.relay = options.relay
@@ -145,20 +145,41 @@ export class ClusterClient {
     return new ClusterConnection({...options, clusterId, url: clusterWsUrl(this.relay, clusterId, join)})
   }
 
-  private async request<T>(method: string, path: string, options: {body?: unknown; headers?: Record<string, string>} = {}): Promise<T> {
-    const url = relayUrl(this.relay, path, 'http')
-    const body = await callJson<T | undefined>({
-      method,
-      url,
-      headers: options.headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      timeoutMs: this.timeoutMs,
-      fetch: this.fetch,
-      service: 'relay',
-    })
-    if (body === undefined) throw new MeshError('unavailable', 'relay_bad_answer', `The relay answered ${method} ${url.pathname} with no JSON body`)
-    return body
+  private request<T>(method: string, path: string, options: RelayRequestOptions = {}): Promise<T> {
+    return relayRequest<T>(this, method, path, options)
   }
+}
+
+export interface RelayRequestOptions {
+  body?: unknown
+  params?: URLSearchParams
+  headers?: Record<string, string>
+}
+
+/**
+ * One REST call to a relay, shared by ClusterClient and BoardsClient: the
+ * URL keeps any path prefix of the relay, and mesh's JSON errors become
+ * MeshErrors with the relay's code (http-json.ts).
+ */
+export async function relayRequest<T>(
+  target: {relay: string; fetch: typeof fetch; timeoutMs: number},
+  method: string,
+  path: string,
+  options: RelayRequestOptions = {},
+): Promise<T> {
+  const url = relayUrl(target.relay, path, 'http')
+  if (options.params) url.search = options.params.toString()
+  const body = await callJson<T | undefined>({
+    method,
+    url,
+    headers: options.headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    timeoutMs: target.timeoutMs,
+    fetch: target.fetch,
+    service: 'relay',
+  })
+  if (body === undefined) throw new MeshError('unavailable', 'relay_bad_answer', `The relay answered ${method} ${url.pathname} with no JSON body`)
+  return body
 }
 
 /** A client for the relay named by a flag, `MESH_RELAY` or the default. */
