@@ -3,7 +3,7 @@
  * ctx): create, catalog, detail, patch and delete (spec: Endpoints,
  * Authentication, Errors; DECISIONS: Slug, Create, Limits).
  */
-import {notFound, rateLimited, unauthorized} from '../lib/errors.js'
+import {invalid, notFound, rateLimited, unauthorized} from '../lib/errors.js'
 import {assertValid} from '../lib/schemas.js'
 import {roleOfToken} from './access.js'
 import {ADMIN_TOKEN_PREFIX, CATALOG_DEFAULT_LIMIT, CATALOG_MAX_LIMIT, RELAY_PROTOCOL} from './constants.js'
@@ -54,6 +54,7 @@ export async function createCluster(c: ClusterOpsContext, body: unknown, clientI
     throw rateLimited(`At most ${c.limits.creationsPerIp} clusters per hour from one address; retry in ${wait} s`, wait)
   }
   const visibility = input.visibility ?? 'private'
+  if (visibility === 'private') refusePublicOnly(input)
   const clusterId = newClusterId()
   const token = newClusterToken()
   const adminToken = newAdminToken()
@@ -95,6 +96,19 @@ export async function listCatalog(c: ClusterOpsContext, page: {limit?: number; o
 const noSuchCluster = () => notFound('cluster_not_found', 'No such cluster')
 
 /**
+ * spec Cluster: `topic` and `description` are "public only" — they exist
+ * for the catalog, which never shows a private cluster. Refused rather than
+ * stored unseen, so a caller who forgot `visibility: public` finds out.
+ */
+function refusePublicOnly(fields: {topic?: string | null; description?: string | null}) {
+  for (const field of ['topic', 'description'] as const) {
+    if (fields[field] !== undefined && fields[field] !== null) {
+      throw invalid('public_only', `${field} is shown only in the catalog of public clusters; set visibility to public or leave ${field} out`, {field})
+    }
+  }
+}
+
+/**
  * GET /v1/clusters/<id-or-slug> — 404 for unknown and for private clusters
  * (a private id cannot be probed), unless the caller presents that
  * cluster's token.
@@ -127,8 +141,9 @@ async function requireAdmin(c: ClusterOpsContext, clusterId: string, token: stri
 
 /** PATCH /v1/clusters/<cluster_id> — props, persist, topic, description (admin token). */
 export async function patchCluster(c: ClusterOpsContext, clusterId: string, token: string | undefined, body: unknown): Promise<{cluster: ClusterDetail}> {
-  await requireAdmin(c, clusterId, token)
+  const cluster = await requireAdmin(c, clusterId, token)
   const patch = assertValid<ClusterPatch>('cluster-patch', body)
+  if (cluster.visibility === 'private') refusePublicOnly(patch)
   const updated = await c.store.updateCluster(clusterId, patch)
   if (!updated) throw noSuchCluster()
   return {cluster: await detail(c, updated)}

@@ -88,6 +88,20 @@ describe('POST /v1/clusters', () => {
     expect(bad.body.error.code).toBe('invalid_json')
   })
 
+  it('refuses topic and description on a private cluster (spec: public only), on create and on PATCH', async () => {
+    const {app} = setup()
+    for (const body of [{topic: '#x'}, {visibility: 'private', description: 'd'}]) {
+      const res = await request(app).post('/v1/clusters').send(body)
+      expect(res.status).toBe(400)
+      expect(res.body.error).toMatchObject({code: 'public_only', field: Object.keys(body).at(-1)})
+    }
+    const c = await create(app)
+    const patched = await request(app).patch(`/v1/clusters/${c.cluster_id}`).set('x-cluster-token', c.admin_token).send({topic: 'x'})
+    expect(patched.body.error).toMatchObject({code: 'public_only', field: 'topic'})
+    // Clearing them, and everything else, stays allowed.
+    expect((await request(app).patch(`/v1/clusters/${c.cluster_id}`).set('x-cluster-token', c.admin_token).send({topic: null, persist: true})).status).toBe(200)
+  })
+
   it('limits creations per IP per hour with 429 and Retry-After', async () => {
     let now = NOW
     const {app} = setup({limits: {creationsPerIp: 2}, clock: () => now})
