@@ -3,14 +3,14 @@ import {createRateLimiter, type RateLimiter} from '../../http/rate-limit.js'
 import type {Logger} from '../../lib/log.js'
 import type {ClusterAccess, ClusterRecord} from '../types.js'
 import type {BoardLimits} from './constants.js'
-import type {BoardStore} from './store.js'
+import type {BoardStore, MemoryBoardStore} from './store.js'
 
 export interface BoardsContext {
   clusters: ClusterAccess
   /** The configured store: boards always, posts of clusters with `persist: true`. */
   store: BoardStore
   /** In-memory posts of clusters with `persist: false` (lost on restart, still ttl-bound). */
-  ephemeral: BoardStore
+  ephemeral: MemoryBoardStore
   clock: () => number
   logger: Logger
   limits: BoardLimits

@@ -7,13 +7,15 @@ import type {BoardsPart, ClusterAccess} from '../types.js'
 import {DEFAULT_BOARD_LIMITS, type BoardLimits} from './constants.js'
 import {createBoardsContext, postStoresOf} from './context.js'
 import {boardRoutes} from './routes.js'
-import {createMemoryBoardStore, type BoardStore} from './store.js'
+import {createMemoryBoardStore, type BoardStore, type MemoryBoardStore} from './store.js'
 import {resolveTags} from './tags.js'
 
 export interface BoardsPartOptions {
   clusters: ClusterAccess
   /** Boards, and posts of clusters with `persist: true`. Default: in memory. */
   store?: BoardStore
+  /** Posts of clusters without persistence, this process only. Default: a fresh in-memory store. */
+  ephemeral?: MemoryBoardStore
   /** Milliseconds since the epoch; injected so tests control expiry. */
   clock?: () => number
   logger: Logger
@@ -37,7 +39,7 @@ export function createBoardsPart(options: BoardsPartOptions): BoardsPartHandle {
   const context = createBoardsContext({
     clusters: options.clusters,
     store: options.store ?? createMemoryBoardStore(),
-    ephemeral: createMemoryBoardStore(),
+    ephemeral: options.ephemeral ?? createMemoryBoardStore(),
     clock: options.clock ?? Date.now,
     logger: options.logger,
     limits,
@@ -48,7 +50,21 @@ export function createBoardsPart(options: BoardsPartOptions): BoardsPartHandle {
     const now = context.clock()
     for (const store of postStoresOf(context)) count += await store.purgeExpired(now)
     if (count > 0) context.logger.debug('expired posts purged', {count})
+    await forgetOrphans()
     return count
+  }
+  /**
+   * In-memory posts whose cluster or board is gone. With several nodes a
+   * cluster or board is deleted on one node; the others' memory still held
+   * its non-persisted posts (unreachable, but a `forever` post would stay).
+   */
+  const forgetOrphans = async () => {
+    const clusterAlive = new Map<string, boolean>()
+    for (const {clusterId, boardId} of context.ephemeral.postBoards()) {
+      if (!clusterAlive.has(clusterId)) clusterAlive.set(clusterId, (await context.clusters.get(clusterId)) !== null)
+      if (!clusterAlive.get(clusterId)) await context.ephemeral.deleteCluster(clusterId)
+      else if (!(await context.store.getBoard(clusterId, boardId))) await context.ephemeral.deleteBoard(clusterId, boardId)
+    }
   }
   // Expiry is enforced on every read; the purge only reclaims space, so it
   // must never keep the process alive.

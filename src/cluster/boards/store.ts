@@ -50,13 +50,19 @@ const copy = <T>(value: T): T => structuredClone(value)
 
 export const slugTaken = (slug: string) => conflict('board_slug_taken', `A board with slug "${slug}" already exists in this cluster`, {field: 'slug'})
 
+/** The in-memory store, which can also say which boards hold its posts. */
+export interface MemoryBoardStore extends BoardStore {
+  /** Every (cluster, board) pair that holds at least one post, expired ones included. */
+  postBoards(): Array<{clusterId: string; boardId: string}>
+}
+
 /**
  * The in-memory store: the default of tests and of clusters without
  * persistence (posts then die with the process, still bound by their ttl).
  * Posts do not require their board to be in this store, so the boards part
  * can keep boards in the database and non-persisted posts here.
  */
-export function createMemoryBoardStore(): BoardStore {
+export function createMemoryBoardStore(): MemoryBoardStore {
   const boards = new Map<string, BoardRecord>()
   const posts = new Map<string, PostRecord>()
   // Post ids per board, so a board's reads never scan other boards' posts.
@@ -81,6 +87,12 @@ export function createMemoryBoardStore(): BoardStore {
   }
 
   return {
+    postBoards() {
+      return [...postIdsByBoard.keys()].map((key) => {
+        const [clusterId, boardId] = key.split('\n')
+        return {clusterId, boardId}
+      })
+    },
     async insertBoard(board) {
       if (boardsOf(board.clusterId).some((b) => b.slug === board.slug)) throw slugTaken(board.slug)
       boards.set(board.boardId, copy(board))

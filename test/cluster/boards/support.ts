@@ -7,7 +7,7 @@ import request from 'supertest'
 import {createClusterAccess} from '../../../src/cluster/access.js'
 import {createBoardsPart, type BoardsPartHandle} from '../../../src/cluster/boards/part.js'
 import type {BoardLimits} from '../../../src/cluster/boards/constants.js'
-import {createMemoryBoardStore, type BoardStore} from '../../../src/cluster/boards/store.js'
+import {createMemoryBoardStore, type BoardStore, type MemoryBoardStore} from '../../../src/cluster/boards/store.js'
 import {createMemoryClusterStore, type ClusterStore} from '../../../src/cluster/store/store.js'
 import {hashToken, newAdminToken, newClusterId, newClusterToken} from '../../../src/cluster/tokens.js'
 import type {ClusterProps, ClusterVisibility} from '../../../src/cluster/types.js'
@@ -42,6 +42,8 @@ export interface WorldOptions {
   limits?: Partial<BoardLimits>
   boardStore?: BoardStore
   clusterStore?: ClusterStore
+  /** The part's in-memory store of non-persisted posts. */
+  ephemeral?: MemoryBoardStore
   /** Builds the host with `proxy` so tests can vary the client IP with X-Forwarded-For. */
   proxy?: boolean
 }
@@ -57,6 +59,7 @@ export function makeWorld(options: WorldOptions = {}): World {
   const part = createBoardsPart({
     clusters: createClusterAccess({store: clusterStore}),
     store: boardStore,
+    ephemeral: options.ephemeral,
     clock: () => world.now,
     logger: silentLogger,
     limits: {purgeIntervalMs: 0, ...options.limits},
