@@ -167,8 +167,8 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
       const agentId = agent.agentId
       assertBodyDepth(body, 'agent_card')
       const input = assertValid<PatchMeBody>('registry-patch-me', body)
-      const patch: AgentPatch = {}
-      const warnings: string[] = []
+      let patch: AgentPatch = {}
+      let warnings: string[] = []
       if (input.agent_card) {
         const prepared = prepareCard({
           card: input.agent_card,
@@ -181,15 +181,15 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
         // Limits apply to the card as stored (tags and owner_class rewritten), which is never smaller than the
         // pushed one. Its depth is already bounded: the body passed assertBodyDepth, and the rewritten fields are flat.
         assertCardSize(prepared.card)
-        warnings.push(...prepared.warnings)
-        Object.assign(patch, {
+        warnings = prepared.warnings
+        patch = {
           agentCard: prepared.card,
           capabilities: prepared.capabilities,
           displayName: prepared.displayName,
           ownerClass: prepared.ownerClass,
           brand: prepared.brand,
           endpoint: prepared.endpoint,
-        })
+        }
       } else if (input.capabilities) {
         patch.capabilities = input.capabilities
         if (agent.agentCard) {
@@ -206,21 +206,19 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
         webhookSecret = result.webhook_secret
       }
       // The record authentication just read answers for a repeated card; the store checks again otherwise.
-      if (Object.keys(patch).length > 0 && !patchKeeps(agent, patch)) {
+      if (!patchKeeps(agent, patch)) {
         const outcome = await store.applyAgentPatch(agentId, patch)
         if (outcome === 'missing') throw notFound('agent_not_found', `No agent "${agentId}" is registered`)
         if (outcome === 'changed') events.publish('agent.card', agentId)
       }
       // The stored agent is now the read record with the patch applied; no second read.
-      const updated: AgentRecord = {...agent}
-      for (const [field, value] of Object.entries(patch)) if (value !== undefined) (updated as unknown as Record<string, unknown>)[field] = value
       return {
         ok: true as const,
         agent_id: agentId,
-        display_name: updated.displayName ?? agentId,
-        owner_class: updated.ownerClass,
-        brand: updated.brand,
-        capabilities: updated.capabilities,
+        display_name: (patch.displayName !== undefined ? patch.displayName : agent.displayName) ?? agentId,
+        owner_class: patch.ownerClass ?? agent.ownerClass,
+        brand: patch.brand !== undefined ? patch.brand : agent.brand,
+        capabilities: patch.capabilities ?? agent.capabilities,
         ...(warnings.length ? {warnings} : {}),
         ...(webhookSecret ? {webhook_secret: webhookSecret} : {}),
         ...(input.webhook !== undefined ? {webhook: input.webhook?.url ?? null} : {}),
