@@ -2,7 +2,7 @@
  * The query of `GET …/posts`: `near`, `km`, `lang`, `adult`, `limit`,
  * `cursor`, validated into one typed object (400 with the offending field).
  */
-import {invalid} from '../../lib/errors.js'
+import {invalid, isMeshError} from '../../lib/errors.js'
 import {assertValid} from '../../lib/schemas.js'
 import {DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, MAX_RADIUS_KM} from './constants.js'
 import {parseNear, type Point} from './geo.js'
@@ -41,9 +41,34 @@ function decodeCursor(text: string): PageCursor {
   throw invalid('invalid_cursor', 'cursor is not one this server handed out', {field: 'cursor'})
 }
 
+/** What each query parameter must look like, said to a person (the schema's regexes are not). */
+const QUERY_SHAPES: Record<string, string> = {
+  near: 'near must be <lat>,<lon> in degrees, e.g. near=52.52,13.40',
+  km: 'km must be a positive number of kilometres, e.g. km=25',
+  lang: 'lang must be a language tag such as en or pt-BR',
+  limit: 'limit must be a whole number from 1 to 100',
+  cursor: 'cursor is not one this server handed out',
+}
+
+/**
+ * A query checked against its schema, with a plain sentence from `shapes`
+ * where the schema's message would quote a regex or a length.
+ */
+export function assertQuery<T>(schema: string, raw: unknown, shapes: Record<string, string>): T {
+  try {
+    return assertValid<T>(schema, raw, 'invalid_query')
+  } catch (error) {
+    const field = isMeshError(error) ? error.field : undefined
+    if (field && shapes[field] && /pattern|NOT have (more|fewer)/.test(error instanceof Error ? error.message : '')) {
+      throw invalid('invalid_query', shapes[field], {field})
+    }
+    throw error
+  }
+}
+
 /** Validates the raw query (strings) and reads it. */
 export function parsePostListQuery(raw: unknown): PostListQuery {
-  const query = assertValid<RawQuery>('post-list-query', raw, 'invalid_query')
+  const query = assertQuery<RawQuery>('post-list-query', raw, QUERY_SHAPES)
   const result: PostListQuery = {adult: isAdult(query.adult), limit: DEFAULT_PAGE_LIMIT}
   if (query.near !== undefined) {
     const near = parseNear(query.near)

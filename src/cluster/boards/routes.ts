@@ -12,7 +12,9 @@ import {presentedToken, singleQuery} from '../http/credentials.js'
 import {BOARD_REQUEST_MAX_BYTES, DELETE_TOKEN_HEADER, DELETE_TOKEN_QUERY, POST_REQUEST_MAX_BYTES} from './constants.js'
 import type {BoardsContext} from './context.js'
 import {createPost, deletePost, getPost, listPosts} from './post-ops.js'
-import {isAdult} from './post-query.js'
+import {assertQuery, isAdult} from './post-query.js'
+
+const AUTHOR_SHAPE = {agent: 'agent (the author handle) must be 1 to 128 characters without control characters'}
 
 /** The author's one-time delete token: header `x-delete-token` or query `delete_token`. */
 function deleteToken(ctx: Context): string | undefined {
@@ -46,7 +48,7 @@ export function boardRoutes(context: BoardsContext): Middleware {
     ctx.body = await listPosts(context, ctx.params.id, ctx.params.bid, presentedToken(ctx), plainQuery(ctx))
   })
   router.post('/:bid/posts', async (ctx) => {
-    const query = assertValid<{agent: string}>('post-create-query', plainQuery(ctx), 'invalid_query')
+    const query = assertQuery<{agent: string}>('post-create-query', plainQuery(ctx), AUTHOR_SHAPE)
     const body = async () => (await readJsonObject(ctx, POST_REQUEST_MAX_BYTES)).value
     const result = await createPost(context, ctx.params.id, ctx.params.bid, presentedToken(ctx), {agent: query.agent, ip: ctx.ip}, body)
     ctx.status = 201

@@ -120,6 +120,10 @@ describe('GET …/posts', () => {
       expect(res.status, JSON.stringify(query)).toBe(400)
       expect(res.body.error, JSON.stringify(query)).toMatchObject({code, field})
     }
+    // The sentence says what is expected, not the schema's regex.
+    expect((await list({near: 'paris'})).body.error.message).toBe('near must be <lat>,<lon> in degrees, e.g. near=52.52,13.40')
+    expect((await list({limit: '1.5'})).body.error).toMatchObject({code: 'invalid_query', field: 'limit', message: 'limit must be a whole number from 1 to 100'})
+    expect((await list({lang: 'english!'})).body.error.message).not.toMatch(/pattern/)
     const repeated = await world.http().get(`/v1/clusters/${cluster.id}/boards/rides/posts?near=0,0&near=1,1`).set('x-cluster-token', cluster.token)
     expect(repeated.status).toBe(400)
   })

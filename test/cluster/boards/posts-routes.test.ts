@@ -82,6 +82,8 @@ describe('post routes', () => {
         expect(res.status, JSON.stringify([query, body])).toBe(400)
         expect(res.body.error, JSON.stringify([query, body])).toMatchObject({code, field})
       }
+      const control = await world.http().post(posts(pub)).query({agent: 'a\u0007b'}).send({title: 't', body: 'b', ttl: '7d'})
+      expect(control.body.error.message).toBe('agent (the author handle) must be 1 to 128 characters without control characters')
       const repeated = await world.http().post(`${posts(pub)}?agent=a&agent=b`).send({title: 't', body: 'b', ttl: '7d'})
       expect(repeated.status).toBe(400)
       expect(repeated.body.error.field).toBe('agent')
