@@ -16,6 +16,7 @@ import type {Logger} from '../lib/log.js'
 import {clusterSubject, NODE_HEARTBEAT_MS, NODE_STALE_MS} from './constants.js'
 import {encodeEnvelope} from './envelope.js'
 import {Room} from './room.js'
+import {Seats} from './seats.js'
 import type {PresenceEntry, ClusterStore} from './store/store.js'
 import type {BoardsPart, RelayLimits} from './types.js'
 import {Wall} from './wall.js'
@@ -44,6 +45,8 @@ export class Hub {
   readonly wall: Wall
   /** Sockets written to in this tick, uncorked together at its end (ws/wire.ts). */
   private readonly outbox = new Outbox()
+  /** Places held for sockets still joining (members-per-cluster limit). */
+  private readonly seats = new Seats()
 
   constructor(private readonly o: HubOptions) {
     this.wall = new Wall(this, o)
@@ -79,7 +82,7 @@ export class Hub {
    * Takes an upgraded socket into its cluster; it gets `ready` once joined.
    * `socket` is the TCP socket the upgrade handed to `ws` (frames are written to it directly).
    */
-  async accept(ws: WebSocket, socket: Duplex, clusterId: string, identity: MemberIdentity): Promise<void> {
+  async accept(ws: WebSocket, socket: Duplex, clusterId: string, identity: MemberIdentity, releaseSeat: () => void = () => {}): Promise<void> {
     // A host that never called start() still gets keepalive and heartbeats once members arrive.
     if (!this.stopped) this.start()
     // A socket error is followed by 'close'; without a listener it would crash the process.
@@ -105,6 +108,7 @@ export class Hub {
       if (room) this.release(room)
       if (this.stopped) member.close('server_shutdown')
       else member.fail(errorFrame('unavailable', 'the relay cannot admit members right now; retry later'))
+      releaseSeat()
       joined(false)
       return
     }
@@ -114,12 +118,14 @@ export class Hub {
       // The socket went away while its row was written.
       void this.o.store.removePresence(this.nodeId, member.id).catch(() => {})
       this.release(room)
+      releaseSeat()
       joined(false)
       return
     }
     room.local.set(member.id, member)
     this.release(room)
     const change = room.roster.add({socketId: member.id, nodeId: this.nodeId, agent: identity.agent, did: identity.did, vis: identity.vis})
+    releaseSeat()
     member.sendFrame({type: 'ready', you: identity.agent, you_did: identity.did, public: identity.public, owner: identity.owner, online: room.roster.onlineHandles()})
     room.announce(change, member.id)
     this.publish(clusterId, {k: 'join', node: this.nodeId, sid: member.id, agent: identity.agent, did: identity.did, vis: identity.vis})
@@ -140,11 +146,21 @@ export class Hub {
     }
   }
 
-  /** Sockets in a cluster (all nodes), for the members-per-cluster limit. */
-  async socketCount(clusterId: string): Promise<number> {
+  /**
+   * The members-per-cluster limit: holds a place for one more socket, or
+   * answers null when the cluster is full. The count is every node's roster
+   * plus the places this node holds for sockets still joining; the place is
+   * given back when the socket enters the roster or fails (call the release
+   * also when the upgrade never reaches accept()). Across nodes, joins that
+   * race may still pass together: each node sees the others' rows only once
+   * they are written.
+   */
+  async reserveSeat(clusterId: string, limit: number): Promise<(() => void) | null> {
     const room = this.rooms.get(clusterId)
-    if (room && room.unsubscribe) return room.roster.size + room.pendingJoins
-    return (await this.o.store.listPresence(clusterId, this.aliveSince())).length
+    const members = room && room.unsubscribe ? room.roster.size : (await this.o.store.listPresence(clusterId, this.aliveSince())).length
+    // No await between the check and the taking: sockets admitted together see each other's places.
+    if (members + this.seats.count(clusterId) >= limit) return null
+    return this.seats.take(clusterId)
   }
 
   private presenceOf(member: Member): PresenceEntry {

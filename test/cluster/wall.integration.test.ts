@@ -1,5 +1,6 @@
 import WebSocket from 'ws'
 import {afterEach, describe, expect, it} from 'vitest'
+import {createMemoryClusterStore} from '../../src/cluster/store/store.js'
 import type {BoardsPart, RelayLimits} from '../../src/cluster/types.js'
 import {api, Client, createCluster, join, refusal, startRelay, wsUrl, type TestRelay} from './helpers.js'
 
@@ -11,6 +12,7 @@ const member = async (clusterId: string, query: Record<string, string | undefine
   return client
 }
 const start = async (options: {limits?: Partial<RelayLimits>; boards?: BoardsPart} = {}) => (relay = await startRelay(options))
+const startWith = async (options: Parameters<typeof startRelay>[0]) => (relay = await startRelay(options))
 
 afterEach(async () => {
   for (const c of clients.splice(0)) c.ws.terminate()
@@ -221,6 +223,43 @@ describe('limits', () => {
     const refused = await refusal(relay.url, cluster_id, {agent: 'c'})
     expect(refused.status).toBe(429)
     expect(refused.body.error.code).toBe('cluster_full')
+  })
+})
+
+describe('members limit under concurrent joins', () => {
+  it('admits exactly the limit when many sockets arrive at once on a cold cluster, and frees places as members leave', async () => {
+    // A store slow to list presence keeps every arrival's count read in flight together (the race to close).
+    const store = createMemoryClusterStore()
+    const slowStore = new Proxy(store, {
+      get: (target, key) =>
+        key === 'listPresence'
+          ? async (...args: Parameters<typeof store.listPresence>) => {
+              await new Promise((resolve) => setTimeout(resolve, 50))
+              return target.listPresence(...args)
+            }
+          : Reflect.get(target, key),
+    })
+    await startWith({store: slowStore, limits: {membersPerCluster: 2}})
+    const {cluster_id} = await createCluster(relay.url, {visibility: 'public'})
+    const attempts = Array.from({length: 6}, (_, i) => {
+      const client = new Client(new WebSocket(wsUrl(relay.url, cluster_id, {agent: `m${i}`})))
+      clients.push(client)
+      return client.opened.then(
+        () => 'open',
+        (error: {status?: number}) => `refused ${error.status}`,
+      )
+    })
+    const outcomes = await Promise.all(attempts)
+    expect(outcomes.filter((o) => o === 'open')).toHaveLength(2)
+    expect(outcomes.filter((o) => o === 'refused 429')).toHaveLength(4)
+    // A member leaving gives its place back.
+    const opened = clients.filter((c) => c.ws.readyState === WebSocket.OPEN)
+    await opened[0].next((f) => f.type === 'ready')
+    await opened[1].next((f) => f.type === 'ready')
+    expect((await refusal(relay.url, cluster_id, {agent: 'late'})).status).toBe(429)
+    await opened[0].close()
+    await opened[1].next((f) => f.type === 'presence' && f.status === 'offline')
+    await member(cluster_id, {agent: 'late'})
   })
 })
 

@@ -76,15 +76,17 @@ export function createUpgradeHandler(options: UpgradeOptions) {
         ? new Refusal(401, 'invalid_token', 'The token does not open this cluster')
         : new Refusal(401, 'token_required', 'This cluster is private: pass its ck_ token as query parameter "token"')
     }
-    const count = await options.hub.socketCount(cluster.cluster_id)
-    if (count >= options.limits.membersPerCluster) {
+    const releaseSeat = await options.hub.reserveSeat(cluster.cluster_id, options.limits.membersPerCluster)
+    if (!releaseSeat) {
       throw new Refusal(429, 'cluster_full', `This cluster has reached its limit of ${options.limits.membersPerCluster} members`, {'Retry-After': '30'})
     }
+    // A handshake ws refuses (bad key or version) never reaches accept(): the place comes back when the socket goes.
+    socket.once('close', releaseSeat)
     // DECISIONS: on a public cluster, a socket presenting the ck_ token (or the admin token) is the owner.
     const identity: MemberIdentity = {agent, did, vis, owner: isPublic && role !== null, public: isPublic}
-    if (socket.destroyed) return
+    if (socket.destroyed) return releaseSeat()
     wss.handleUpgrade(request, socket, head, (ws) => {
-      options.hub.accept(ws, socket, cluster.cluster_id, identity).catch((error: unknown) => {
+      options.hub.accept(ws, socket, cluster.cluster_id, identity, releaseSeat).catch((error: unknown) => {
         // accept() handles its own failures; this only keeps a bug from becoming an unhandled rejection.
         options.logger.error('member join failed', {cluster_id: cluster.cluster_id, error: String(error)})
         ws.terminate()
