@@ -8,6 +8,7 @@ import {assertValid} from '../lib/schemas.js'
 import {roleOfToken} from './access.js'
 import {ADMIN_TOKEN_PREFIX, CATALOG_DEFAULT_LIMIT, CATALOG_MAX_LIMIT, RELAY_PROTOCOL} from './constants.js'
 import type {Hub} from './hub.js'
+import type {KeyedLock} from './keyed-lock.js'
 import {slugify} from './slug.js'
 import type {ClusterPatch, ClusterStore} from './store/store.js'
 import {hashToken, ipKey, looksLikeClusterId, newAdminToken, newClusterId, newClusterToken} from './tokens.js'
@@ -22,6 +23,8 @@ export interface ClusterOpsContext {
   limits: RelayLimits
   publicUrl: string
   boards?: BoardsPart
+  /** Creations from one address run one at a time, so the quota check and the write are one step on this node. */
+  creationLock: KeyedLock
 }
 
 interface CreateBody {
@@ -46,8 +49,12 @@ export interface CreatedCluster {
 /** POST /v1/clusters — the quota is checked before anything is written. */
 export async function createCluster(c: ClusterOpsContext, body: unknown, clientIp: string): Promise<CreatedCluster> {
   const input = assertValid<CreateBody>('cluster-create', body)
-  const now = c.clock()
   const ip = ipKey(clientIp)
+  return c.creationLock.run(ip, () => createWithinQuota(c, input, ip))
+}
+
+async function createWithinQuota(c: ClusterOpsContext, input: CreateBody, ip: string): Promise<CreatedCluster> {
+  const now = c.clock()
   const {count, oldest} = await c.store.countCreations(ip, now - c.limits.creationWindowMs + 1)
   if (count >= c.limits.creationsPerIp) {
     const wait = Math.max(1, Math.ceil(((oldest ?? now) + c.limits.creationWindowMs - now) / 1000))

@@ -8,6 +8,7 @@ import {notFound} from '../lib/errors.js'
 import {createClusterAccess} from './access.js'
 import {DEFAULT_LIMITS} from './constants.js'
 import {Hub} from './hub.js'
+import {KeyedLock} from './keyed-lock.js'
 import {relayRoutes} from './http/routes.js'
 import type {RelayLimits, RelayOptions, RelayService} from './types.js'
 import {createUpgradeHandler} from './ws/upgrade.js'
@@ -32,7 +33,7 @@ export function createRelay(options: RelayOptions): RelayService {
   const {store, bus, logger, boards} = options
   const clusters = createClusterAccess({store})
   const hub = new Hub({store, bus, clock, logger, limits, boards})
-  const routes = relayRoutes({store, hub, clusters, clock, limits, publicUrl: options.publicUrl, boards})
+  const routes = relayRoutes({store, hub, clusters, clock, limits, publicUrl: options.publicUrl, boards, creationLock: new KeyedLock()})
   // The relay's own routes first, then the boards part's (BoardsPart seam).
   const middleware: Middleware = boards ? (ctx, next) => routes(ctx, () => boards.middleware(ctx, next)) : routes
   const upgrade = createUpgradeHandler({hub, store, clusters, limits, logger})

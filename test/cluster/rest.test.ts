@@ -10,8 +10,8 @@ import {silentLogger} from '../../src/lib/log.js'
 
 const NOW = Date.parse('2025-06-01T12:00:00.000Z')
 
-function setup(options: {limits?: Partial<RelayLimits>; boards?: BoardsPart; clock?: () => number} = {}) {
-  const store = createMemoryClusterStore()
+function setup(options: {limits?: Partial<RelayLimits>; boards?: BoardsPart; clock?: () => number; store?: ClusterStore} = {}) {
+  const store = options.store ?? createMemoryClusterStore()
   const bus = createLocalBus()
   const relay = createRelay({store, bus, logger: silentLogger, publicUrl: 'https://relay.example/', clock: options.clock ?? (() => NOW), ...options})
   const app = createHostApp({services: [relay], logger: silentLogger}).callback()
@@ -86,6 +86,24 @@ describe('POST /v1/clusters', () => {
     const bad = await request(app).post('/v1/clusters').set('content-type', 'application/json').send('{oops')
     expect(bad.status).toBe(400)
     expect(bad.body.error.code).toBe('invalid_json')
+  })
+
+  it('keeps the creation quota when one address sends many creations at once', async () => {
+    // A store slow to count keeps every request's check in flight together (the race to close).
+    const memory = createMemoryClusterStore()
+    const store = new Proxy(memory, {
+      get: (target, key) =>
+        key === 'countCreations'
+          ? async (...args: Parameters<ClusterStore['countCreations']>) => {
+              const counted = await target.countCreations(...args)
+              await new Promise((resolve) => setTimeout(resolve, 20))
+              return counted
+            }
+          : Reflect.get(target, key),
+    })
+    const {app} = setup({store, limits: {creationsPerIp: 2}})
+    const statuses = await Promise.all(Array.from({length: 6}, () => request(app).post('/v1/clusters').send({}).then((res) => res.status)))
+    expect(statuses.sort()).toEqual([201, 201, 429, 429, 429, 429])
   })
 
   it('refuses topic and description on a private cluster (spec: public only), on create and on PATCH', async () => {

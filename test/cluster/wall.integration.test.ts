@@ -234,8 +234,9 @@ describe('members limit under concurrent joins', () => {
       get: (target, key) =>
         key === 'listPresence'
           ? async (...args: Parameters<typeof store.listPresence>) => {
+              const listed = await target.listPresence(...args)
               await new Promise((resolve) => setTimeout(resolve, 50))
-              return target.listPresence(...args)
+              return listed
             }
           : Reflect.get(target, key),
     })
