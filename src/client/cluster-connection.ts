@@ -35,8 +35,8 @@ export interface ConnectionStatus {
 /** Events of a ClusterConnection (names avoid EventEmitter's special "error"). */
 export interface ClusterConnectionEvents {
   status: [ConnectionStatus]
-  /** Every parsed server frame, in arrival order, known type or not. */
-  frame: [ServerFrame | UnknownFrame]
+  /** Every parsed server frame, in arrival order, known type or not, with the exact text the relay sent. */
+  frame: [ServerFrame | UnknownFrame, string]
   ready: [ReadyFrame]
   presence: [PresenceFrame]
   message: [MessageFrame]
@@ -231,9 +231,18 @@ export class ClusterConnection extends EventEmitter<ClusterConnectionEvents> {
   }
 
   private onFrame(raw: string) {
+    try {
+      this.handleFrame(raw)
+    } catch (error) {
+      // This runs inside ws's socket read: a listener that throws must not take the process down.
+      this.emit('protocol-error', {error: `a frame could not be handled: ${error instanceof Error ? error.message : String(error)}`, raw})
+    }
+  }
+
+  private handleFrame(raw: string) {
     const parsed = parseServerFrame(raw)
     if (!parsed.ok) return void this.emit('protocol-error', {error: parsed.error, raw: parsed.raw})
-    this.emit('frame', parsed.frame)
+    this.emit('frame', parsed.frame, raw)
     if (!parsed.known) return
     const frame = parsed.frame
     switch (frame.type) {

@@ -151,7 +151,12 @@ export function payloadText(payload: unknown): string {
     if (parts.length > 0) return parts.join(' ')
     if (isString(payload.delta)) return payload.delta
   }
-  return JSON.stringify(payload) ?? String(payload)
+  try {
+    return JSON.stringify(payload) ?? String(payload)
+  } catch {
+    // Nested deeper than JSON.stringify goes (the relay passes any depth on).
+    return '[a payload nested too deeply to show]'
+  }
 }
 
 /** Tags shown for the resolved hashtags of a message (`board` and `ref`, whatever their shape). */

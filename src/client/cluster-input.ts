@@ -6,7 +6,8 @@ import type {ClientFrame} from './cluster-frames.js'
  * (docs/cluster-cli.md, "Input").
  */
 export type InputAction =
-  | {kind: 'send'; frame: ClientFrame}
+  /** `text`: the exact JSON of a pipe line that is already a client frame, sent as written. */
+  | {kind: 'send'; frame: ClientFrame; text?: string}
   | {kind: 'quit'}
   | {kind: 'help'}
   | {kind: 'empty'}
@@ -53,7 +54,7 @@ export function parsePipeLine(line: string): InputAction {
     const object = value as Record<string, unknown>
     if (!('payload' in object)) return {kind: 'invalid', message: 'JSON line needs a "payload" (and optionally "to")'}
     if (object.to !== undefined && object.to !== null && typeof object.to !== 'string') return {kind: 'invalid', message: '"to" must be a handle (string)'}
-    return {kind: 'send', frame: typeof object.to === 'string' ? {to: object.to, payload: object.payload} : {payload: object.payload}}
+    return {kind: 'send', frame: typeof object.to === 'string' ? {to: object.to, payload: object.payload} : {payload: object.payload}, text: trimmed}
   }
   // In a pipe only /msg and /quit are commands; any other line (even "/etc is…") is text.
   const word = trimmed.split(/\s/, 1)[0]

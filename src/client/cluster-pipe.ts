@@ -34,7 +34,9 @@ export interface PipeOptions {
 export async function runPipe(options: PipeOptions): Promise<PipeEnd> {
   const {connection, input, output, notices} = options
   const note = (line: string) => notices.write(line + '\n')
-  const printFrame = (frame: unknown) => output.write(JSON.stringify(frame) + '\n')
+  // The frame as the relay sent it (a payload keeps its exact numbers and any depth). A raw line
+  // break in valid JSON can only be whitespace between tokens, so folding it keeps one frame per line.
+  const printFrame = (_frame: unknown, raw: string) => output.write(raw.replace(/[\r\n]+/g, ' ') + '\n')
   const onStatus = (status: ConnectionStatus) => {
     if (status.state === 'reconnecting') note(`reconnecting in ${Math.ceil((status.retryInMs ?? 0) / 1000)}s (attempt ${status.attempt}): ${status.lastError ?? 'connection lost'}`)
     if (status.state === 'connected') note('connected')
@@ -81,7 +83,9 @@ export async function runPipe(options: PipeOptions): Promise<PipeEnd> {
       if (action.kind === 'invalid') return note(`line not sent: ${action.message}`)
       if (action.kind !== 'send') return
       try {
-        connection.send(action.frame)
+        // A JSON line goes out as written, so its payload reaches peers untouched.
+        if (action.text !== undefined) connection.sendRaw(action.text)
+        else connection.send(action.frame)
       } catch (error) {
         note(`line not sent: ${isMeshError(error) ? error.message : String(error)}`)
       }

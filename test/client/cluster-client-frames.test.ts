@@ -43,6 +43,8 @@ describe('frame helpers', () => {
     expect(payloadText({type: 'message', stream: 's', seq: 0, delta: 'par'})).toBe('par')
     expect(payloadText({kind: 'vote', value: 3})).toBe('{"kind":"vote","value":3}')
     expect(payloadText(42)).toBe('42')
+    // The relay passes any nesting on; showing it must not throw.
+    expect(payloadText(JSON.parse('{"x":' + '['.repeat(30_000) + ']'.repeat(30_000) + '}'))).toBe('[a payload nested too deeply to show]')
   })
 
   it('turns board and ref into tags whatever their shape', () => {

@@ -19,9 +19,10 @@ describe('parseRoomLine', () => {
 
 describe('parsePipeLine', () => {
   it('takes JSON client frames as they are', () => {
-    expect(parsePipeLine('{"payload":{"text":"hi"}}')).toEqual({kind: 'send', frame: {payload: {text: 'hi'}}})
-    expect(parsePipeLine('{"to":"ada","payload":"psst"}')).toEqual({kind: 'send', frame: {to: 'ada', payload: 'psst'}})
-    expect(parsePipeLine('{"to":null,"payload":1}')).toEqual({kind: 'send', frame: {payload: 1}})
+    expect(parsePipeLine('{"payload":{"text":"hi"}}')).toEqual({kind: 'send', frame: {payload: {text: 'hi'}}, text: '{"payload":{"text":"hi"}}'})
+    expect(parsePipeLine('{"to":"ada","payload":"psst"}')).toEqual({kind: 'send', frame: {to: 'ada', payload: 'psst'}, text: '{"to":"ada","payload":"psst"}'})
+    // The line itself is what goes out (trimmed), so numbers keep their digits.
+    expect(parsePipeLine(' {"to":null,"payload":12345678901234567890} ')).toMatchObject({kind: 'send', text: '{"to":null,"payload":12345678901234567890}'})
   })
 
   it('refuses JSON-looking lines that are not client frames', () => {

@@ -111,6 +111,36 @@ describe('mesh cluster join in pipe mode', () => {
     peer.close()
   })
 
+  it('passes payloads through exactly both ways: big numbers, deep nesting, one line per frame', async () => {
+    const {cluster_id, token} = await client.create({name: 'exact'})
+    const join = mesh(['cluster', 'join', cluster_id, '--token', token, '--agent', 'cli', '--json'], env)
+    expect(await join.nextJson()).toMatchObject({type: 'ready'})
+    const peer = client.connection(cluster_id, {agent: 'peer', token})
+    const peerRaw: string[] = []
+    peer.on('frame', (_frame, raw) => peerRaw.push(raw))
+    await peer.connect()
+    await join.nextJson() // presence of peer
+
+    // Out: a JSON line is sent as written, so the digits survive and any depth goes through.
+    const deep = '['.repeat(20_000) + ']'.repeat(20_000)
+    const heard = nextMessage(peer)
+    join.child.stdin.write(`{"payload": {"id": 12345678901234567890, "deep": ${deep}}}\n`)
+    await heard
+    expect(peerRaw.at(-1)).toContain(`"payload":{"id": 12345678901234567890, "deep": ${deep}}}`)
+    expect(await join.nextJson()).toEqual({type: 'ack', to: null, delivered: 1})
+
+    // In: a frame whose payload spans lines is printed on one line, its numbers as sent.
+    peer.sendRaw('{"payload": {\n  "id": 98765432109876543210,\r\n  "big": 1e400\n}}')
+    const line = await join.nextLine()
+    expect(line).not.toMatch(/[\r\n]/)
+    expect(line).toContain('"id": 98765432109876543210')
+    expect(line).toContain('"big": 1e400')
+    expect(JSON.parse(line)).toMatchObject({type: 'message', from: 'peer'})
+    join.child.stdin.end()
+    expect(await join.exited).toBe(0)
+    peer.close()
+  })
+
   it('prints closed{deleted} and exits 0 when the cluster is deleted, stdin still open', async () => {
     const {cluster_id, token, admin_token} = await client.create({name: 'doomed'})
     const join = mesh(['cluster', 'join', cluster_id, '--token', token, '--agent', 'cli'], env) // not a TTY: pipe mode without --json

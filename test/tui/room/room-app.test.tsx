@@ -17,6 +17,9 @@ class FakeSource extends EventEmitter<ClusterConnectionEvents> implements RoomSo
   }
 }
 
+/** A frame and the text a relay would send for it. */
+const withRaw = <F,>(frame: F): [F, string] => [frame, JSON.stringify(frame)]
+
 const T0 = Date.parse('2025-01-01T10:00:00.000Z')
 const ts = new Date(T0).toISOString()
 
@@ -28,7 +31,7 @@ function mountRoom() {
   const join = (online: string[]) => {
     const frame = {type: 'ready' as const, you: 'ada', you_did: null, public: false, owner: false, online}
     roster.applyReady(frame)
-    source.emit('frame', frame)
+    source.emit('frame', frame, JSON.stringify(frame))
     source.emit('status', {state: 'connected', attempt: 0})
     source.emit('roster', roster.list())
   }
@@ -101,7 +104,7 @@ describe('RoomApp', () => {
     const room = mountRoom()
     expect(room.frame()).toContain('connecting…')
     room.join(['ada', 'bob'])
-    room.source.emit('frame', {type: 'message', from: 'bob', to: null, ts, payload: 'hello ada'})
+    room.source.emit('frame', ...withRaw({type: 'message', from: 'bob', to: null, ts, payload: 'hello ada'}))
     await vi.waitFor(() => expect(room.frame()).toContain('bob hello ada'))
     expect(room.frame()).toContain('connected · 2 online')
     expect(room.frame()).toContain('● bob')
@@ -114,7 +117,7 @@ describe('RoomApp', () => {
     await vi.waitFor(() => expect(room.frame()).toContain('connected'))
     await room.typeKeys('hello all', '\r', '/msg bob just you', '\r')
     await vi.waitFor(() => expect(room.source.sent).toEqual([{payload: 'hello all'}, {to: 'bob', payload: 'just you'}]))
-    room.source.emit('frame', {type: 'ack', to: null, delivered: 1})
+    room.source.emit('frame', ...withRaw({type: 'ack', to: null, delivered: 1}))
     await vi.waitFor(() => expect(room.frame()).toContain('you → bob [direct] just you …'))
     expect(room.frame()).toContain('you hello all ✓1')
   })
@@ -134,7 +137,7 @@ describe('RoomApp', () => {
     room.join(['ada'])
     room.source.emit('status', {state: 'reconnecting', attempt: 2, retryInMs: 4000, retryAt: T0 + 4000, lastError: 'connection closed (code 1006)'})
     await vi.waitFor(() => expect(room.frame()).toContain('reconnecting in 4s (attempt 2) · last error: connection closed (code 1006)'))
-    room.source.emit('frame', {type: 'closed', reason: 'deleted'})
+    room.source.emit('frame', ...withRaw({type: 'closed', reason: 'deleted'}))
     room.source.emit('gone', {reason: 'deleted'})
     await vi.waitFor(() => expect(room.frame()).toContain('cluster c_room was deleted'))
     expect(room.ends).toEqual([{reason: 'gone'}])
