@@ -4,6 +4,9 @@
  */
 import {invalid} from '../lib/errors.js'
 import type {Board, BoardProps, Post} from './boards-client.js'
+import {table, terminalSafe} from './cluster-text.js'
+
+export {table} from './cluster-text.js'
 
 /** `--where "<lat>,<lon>[,<label>]"` → a where point; the label may hold commas. */
 export function parseWhereFlag(text: string): NonNullable<BoardProps['where']> {
@@ -36,12 +39,6 @@ export function propsFromFlags(flags: {where?: string; lang?: string; 'age-min'?
   return Object.keys(props).length > 0 ? props : undefined
 }
 
-/** Columns padded to the widest cell; the last column is not padded. */
-export function table(rows: string[][]): string[] {
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)))
-  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]))).join('  ').trimEnd())
-}
-
 /** `Paris (48.8566, 2.3522)`, `en`, `18+` … in one short line. */
 export function describeProps(props: BoardProps): string {
   const parts: string[] = []
@@ -55,14 +52,17 @@ export function boardTable(boards: Board[]): string[] {
   return table([['SLUG', 'TITLE', 'PROPS', 'ID'], ...boards.map((b) => [b.slug, b.title, describeProps(b.effective_props) + (b.age_gated ? ' (adults only)' : ''), b.board_id])])
 }
 
+/** Multi-line text (a charter, a post body) as indented terminal-safe lines. */
+const indented = (text: string) => text.split(/\r?\n/).map((line) => `  ${terminalSafe(line)}`)
+
 export function boardDetails(board: Board): string[] {
   const lines = [
     `board      ${board.slug}  (${board.board_id})`,
     `title      ${board.title}`,
     `props      ${describeProps(board.effective_props) || '-'}${board.age_gated ? '  — adults only: read posts with --adult' : ''}`,
     `created    ${board.created_at}`,
-  ]
-  if (board.charter) lines.push('charter', ...board.charter.split('\n').map((line) => `  ${line}`))
+  ].map(terminalSafe)
+  if (board.charter) lines.push('charter', ...indented(board.charter))
   return lines
 }
 
@@ -71,5 +71,5 @@ export function postBlock(post: Post): string[] {
   if (post.distance_km !== undefined) facts.push(`${post.distance_km} km`)
   const props = describeProps(post.effective_props)
   if (props) facts.push(props)
-  return [`${post.post_id}  ${post.title}`, `  ${facts.join(' · ')}`, ...(post.body ? post.body.split('\n').map((line) => `  ${line}`) : [])]
+  return [terminalSafe(`${post.post_id}  ${post.title}`), `  ${terminalSafe(facts.join(' · '))}`, ...(post.body ? indented(post.body) : [])]
 }

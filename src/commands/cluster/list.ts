@@ -2,6 +2,7 @@ import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {createClusterClient} from '../../client/cluster-client.js'
 import {DEFAULT_RELAY_URL, RELAY_ENV} from '../../client/cluster-constants.js'
+import {table} from '../../client/cluster-text.js'
 
 export default class ClusterList extends MeshCommand {
   static override description = `List the public clusters of a relay (its catalog). Private clusters are never listed.`
@@ -19,11 +20,7 @@ export default class ClusterList extends MeshCommand {
     if (!this.jsonEnabled()) {
       if (catalog.clusters.length === 0) this.log(`No public clusters on ${client.relay}.`)
       const rows = catalog.clusters.map((item) => [item.id, item.slug ?? item.name ?? '', String(item.online ?? ''), item.topic ?? '', item.description ?? ''])
-      if (rows.length > 0) {
-        const table = [['ID', 'SLUG/NAME', 'ONLINE', 'TOPIC', 'DESCRIPTION'], ...rows]
-        const widths = table[0].map((_, column) => Math.max(...table.map((row) => row[column].length)))
-        for (const row of table) this.log(row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]))).join('  ').trimEnd())
-      }
+      if (rows.length > 0) for (const line of table([['ID', 'SLUG/NAME', 'ONLINE', 'TOPIC', 'DESCRIPTION'], ...rows])) this.log(line)
     }
     return catalog
   }

@@ -2,6 +2,7 @@ import {Args, Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {createClusterClient} from '../../client/cluster-client.js'
 import {DEFAULT_RELAY_URL, RELAY_ENV} from '../../client/cluster-constants.js'
+import {terminalSafe} from '../../client/cluster-text.js'
 
 export default class ClusterShow extends MeshCommand {
   static override description = `Show one public cluster by id or slug. Private and unknown clusters both answer "not found" (a private id cannot be probed).`
@@ -23,7 +24,7 @@ export default class ClusterShow extends MeshCommand {
       const width = Math.max(...Object.keys(cluster).map((key) => key.length))
       for (const [key, value] of Object.entries(cluster)) {
         if (value === undefined) continue
-        this.log(`${key.padEnd(width)}  ${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}`)
+        this.log(terminalSafe(`${key.padEnd(width)}  ${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}`))
       }
     }
     return {cluster}

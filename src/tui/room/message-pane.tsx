@@ -1,4 +1,5 @@
 import {Box, Text} from 'ink'
+import {terminalSafe} from '../../client/cluster-text.js'
 import {clockTime, deliveryMark, lineHeader} from './format.js'
 import type {RoomLine} from './room-state.js'
 
@@ -19,7 +20,11 @@ export function visibleLines(lines: RoomLine[], height: number, scrollBack: numb
 
 const colorOf = (line: RoomLine) => (line.kind === 'error' ? 'red' : line.kind === 'notice' ? 'gray' : line.kind === 'mine' ? 'cyan' : undefined)
 
-/** Messages, newest at the bottom: time, sender (→ recipient for direct messages), text, hashtag tags. */
+/**
+ * Messages, newest at the bottom: time, sender (→ recipient for direct
+ * messages), text, hashtag tags. Everything a peer chose is made
+ * terminal-safe here, where it meets the terminal.
+ */
 export function MessagePane({lines, you, height, scrollBack}: MessagePaneProps) {
   const shown = visibleLines(lines, height, scrollBack)
   return (
@@ -33,13 +38,13 @@ export function MessagePane({lines, you, height, scrollBack}: MessagePaneProps) 
             <Text wrap="wrap">
               <Text color="gray">{clockTime(line.ts)} </Text>
               <Text bold color={direct ? 'magenta' : colorOf(line)}>
-                {lineHeader(line, you)}
+                {terminalSafe(lineHeader(line, you))}
               </Text>
               {direct ? <Text color="magenta"> [direct]</Text> : null}
-              <Text color={colorOf(line)}> {line.text}</Text>
+              <Text color={colorOf(line)}> {terminalSafe(line.text)}</Text>
               {line.tags.map((tag) => (
                 <Text key={tag} color="yellow">
-                  {' '}#{tag}
+                  {' '}#{terminalSafe(tag)}
                 </Text>
               ))}
               {mark ? <Text color={mark.startsWith('✗') ? 'red' : 'gray'}> {mark}</Text> : null}

@@ -1,5 +1,6 @@
 import {Box, Text} from 'ink'
 import type {RosterEntry} from '../../client/cluster-roster.js'
+import {terminalSafe} from '../../client/cluster-text.js'
 
 export interface RosterPaneProps {
   roster: RosterEntry[]
@@ -23,7 +24,7 @@ export function RosterPane({roster, width, height}: RosterPaneProps) {
         const label = `${entry.status === 'online' ? '●' : '○'} ${entry.agent}${entry.sockets > 1 ? ` ×${entry.sockets}` : ''}${entry.you ? ' (you)' : ''}`
         return (
           <Text key={entry.agent} color={entry.status === 'online' ? (entry.you ? 'cyan' : 'green') : 'gray'}>
-            {last ? `+${hidden + 1} more` : fit(label, width - 2)}
+            {last ? `+${hidden + 1} more` : fit(terminalSafe(label), width - 2)}
           </Text>
         )
       })}

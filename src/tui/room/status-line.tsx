@@ -1,5 +1,6 @@
 import {Box, Text} from 'ink'
 import type {ConnectionStatus} from '../../client/cluster-connection.js'
+import {terminalSafe} from '../../client/cluster-text.js'
 import {statusText} from './format.js'
 
 const COLOR: Record<ConnectionStatus['state'], string> = {idle: 'yellow', connecting: 'yellow', connected: 'green', reconnecting: 'yellow', gone: 'red', failed: 'red', closed: 'gray'}
@@ -9,10 +10,10 @@ export function StatusLine({status, online, nowMs, clusterId, scrollBack}: {stat
   return (
     <Box>
       <Text color={COLOR[status.state]} wrap="truncate-end">
-        {statusText(status, online, nowMs)}
+        {terminalSafe(statusText(status, online, nowMs))}
       </Text>
       <Text color="gray" wrap="truncate-end">
-        {' '}· {clusterId}
+        {' '}· {terminalSafe(clusterId)}
         {scrollBack > 0 ? ` · ${scrollBack} newer below (PgDn)` : ' · PgUp scrolls'}
       </Text>
     </Box>

@@ -111,6 +111,17 @@ describe('RoomApp', () => {
     expect(room.frame()).toContain('joined c_room as ada · 1 other online')
   })
 
+  it('shows what peers chose with its control characters defused (no escape sequence reaches the terminal)', async () => {
+    const room = mountRoom()
+    const evil = 'm\u001b[2Jallory\u202e'
+    room.join(['ada', evil])
+    room.source.emit('frame', ...withRaw({type: 'message', from: evil, to: null, ts, payload: 'hi\u001b]0;pwned\u0007\nthere\u009b31m', board: 'x\u001b[1A'}))
+    await vi.waitFor(() => expect(room.frame()).toContain('hi\ufffd]0;pwned\ufffd ↵ there\ufffd31m'))
+    const frame = room.frame()
+    for (const sequence of ['\u001b[2J', '\u001b]0;', '\u0007', '\u009b', '\u202e', '\u001b[1A']) expect(frame).not.toContain(sequence)
+    expect(frame).toContain('m\ufffd[2Jallory\ufffd')
+  })
+
   it('sends a typed line as a broadcast and /msg as a direct message', async () => {
     const room = mountRoom()
     room.join(['ada', 'bob'])
