@@ -39,7 +39,15 @@ export function refuseUpgrade(socket: Duplex, status: number, code: string, mess
 /** Offers an upgrade to each service in turn; nobody's path answers 404 on the raw socket. */
 export function routeUpgrade(services: MeshService[]) {
   return (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    for (const service of services) if (service.upgrade?.(request, socket, head)) return
+    try {
+      if (!request.url || !URL.canParse(request.url, 'http://localhost')) {
+        return refuseUpgrade(socket, 400, 'bad_request', 'The upgrade request target is not a valid URL')
+      }
+      for (const service of services) if (service.upgrade?.(request, socket, head)) return
+    } catch {
+      // A bug in one service's upgrade handler must not stop the process.
+      return refuseUpgrade(socket, 400, 'bad_request', 'The upgrade request could not be read')
+    }
     refuseUpgrade(socket, 404, 'not_found', 'No WebSocket route at this path')
   }
 }

@@ -183,7 +183,12 @@ export function createAgentSocketServer(options: AgentSocketServerOptions) {
   return {
     /** The MeshService upgrade hook: takes `/v1/agents/ws`, refusing a bad token with 401 before the handshake. */
     upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean {
-      const url = new URL(request.url ?? '/', 'http://localhost')
+      let url: URL
+      try {
+        url = new URL(request.url ?? '/', 'http://localhost')
+      } catch {
+        return false // an unparsable target (`GET http://[/…`) is not ours; the host refuses it
+      }
       if (url.pathname !== WS_PATH) return false
       if (closing) {
         refuseUpgrade(socket, 503, 'server_shutdown', 'The registry is shutting down; reconnect shortly')
