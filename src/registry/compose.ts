@@ -106,7 +106,18 @@ export async function buildRegistryServer(config: RegistryServerConfig): Promise
     }
     closers.push(() => bus.close())
 
-    const context = createRegistryContext({store, bus, logger: config.logger, publicUrl: config.publicUrl, jwtSecret, adminKey, clock: config.clock, limits: config.limits})
+    const context = createRegistryContext({
+      store,
+      bus,
+      logger: config.logger,
+      publicUrl: config.publicUrl,
+      jwtSecret,
+      adminKey,
+      clock: config.clock,
+      limits: config.limits,
+      // Signing a JWT for every heartbeat is the serving thread's biggest single cost otherwise.
+      tokenSigner: 'worker',
+    })
 
     // The cluster relay shares the database and bus (brief: one registry process serves both).
     let relay: ReturnType<typeof createRelay> | undefined

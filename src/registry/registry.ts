@@ -80,6 +80,7 @@ export function createRegistry(options: RegistryOptions): RegistryService {
           context.logger.warn('registry part did not close cleanly', {part: part.name, error: String(error)})
         }
       }
+      await context.tokens.close()
     },
     sweep: () => sweep.tick(),
   }
