@@ -140,12 +140,13 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
         throw unauthorized('invalid_credentials', 'agent_id or api_key is wrong')
       }
       const now = clock()
-      const previous = await store.touchAgent(agentId, now)
+      // The watermark write and the signing wait on different things (a commit, the signer): overlap them.
+      // Nothing is answered before the watermark is committed; a token minted for a failed write is dropped.
+      const [previous, minted] = await Promise.all([store.touchAgent(agentId, now), ctx.tokens.mint(agentId, apiKeyHash)])
       // spec: online from this call on; announced only on the transition (never seen, or seen over 5 minutes ago).
       if (previous === null || (previous !== undefined && !isOnlineAt(previous, now))) {
         events.publish('agent.online', agentId)
       }
-      const minted = await ctx.tokens.mint(agentId, apiKeyHash)
       return {
         token: minted.token,
         agent_id: agentId,
