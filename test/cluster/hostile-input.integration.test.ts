@@ -131,7 +131,7 @@ it('refuses bad upgrade requests with a status and keeps serving', async () => {
   const upgrade = (target: string) =>
     `GET ${target} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`
   // An absolute-form target whose host `new URL` cannot parse.
-  expect(await rawRequest(relay.url, upgrade(`http://[/v1/clusters/${cluster_id}/ws?agent=x`))).toMatch(/^HTTP\/1\.1 404 /)
+  expect(await rawRequest(relay.url, upgrade(`http://[/v1/clusters/${cluster_id}/ws?agent=x`))).toMatch(/^HTTP\/1\.1 400 /)
   expect(await rawRequest(relay.url, upgrade(`/v1/clusters/%E0%A4%A/ws?agent=x`))).toMatch(/^HTTP\/1\.1 404 /)
   const cases: Array<[Record<string, string>, number, string]> = [
     [{agent: 'x', vis: 'bogus'}, 400, 'invalid_vis'],
