@@ -6,43 +6,15 @@
 import {relayRequest, resolveRelayUrl, type RelayRequestOptions} from './cluster-client.js'
 import {REST_TIMEOUT_MS} from './cluster-constants.js'
 
-export type PostTtl = '24h' | '7d' | '30d' | '1y' | 'forever'
+// The wire shapes are the relay's own (type-only: nothing of the server loads).
+export type {PostTtl} from '../cluster/boards/constants.js'
+import type {PostTtl} from '../cluster/boards/constants.js'
+import type {BoardView, PostView, Props} from '../cluster/boards/types.js'
 
 /** spec: props inherited cluster → board → post. */
-export interface BoardProps {
-  where?: {lat: number; lon: number; label?: string}
-  lang?: string
-  age_min?: number
-}
-
-export interface Board {
-  board_id: string
-  cluster_id: string
-  slug: string
-  title: string
-  /** Only on the single-board read and on create. */
-  charter?: string
-  props: BoardProps
-  effective_props: BoardProps
-  age_gated: boolean
-  created_at: string
-}
-
-export interface Post {
-  post_id: string
-  board_id: string
-  board: string
-  cluster_id: string
-  author: string
-  title: string
-  body: string
-  ttl: PostTtl
-  props: BoardProps
-  effective_props: BoardProps
-  created_at: string
-  expires_at: string | null
-  distance_km?: number
-}
+export type BoardProps = Props
+export type Board = BoardView
+export type Post = PostView
 
 export interface BoardList {
   boards: Board[]

@@ -4,23 +4,9 @@
  * server frame carries `type`, the sender gets an `ack` (no echo).
  */
 
-/** First frame after connecting: who you are and who is online. */
-export interface ReadyFrame {
-  type: 'ready'
-  you: string
-  you_did: string | null
-  public: boolean
-  owner: boolean
-  online: string[]
-}
-
-/** A peer joined or left (ghosts are never announced). */
-export interface PresenceFrame {
-  type: 'presence'
-  agent: string
-  did: string | null
-  status: 'online' | 'offline'
-}
+// Frames whose shape the client reads exactly as the relay writes them (type-only import).
+export type {AckFrame, ErrorFrame, PresenceFrame, ReadyFrame} from '../cluster/ws/frames.js'
+import type {AckFrame, ErrorFrame, PresenceFrame, ReadyFrame} from '../cluster/ws/frames.js'
 
 /** A message delivered to this socket; `to` is null for a broadcast. */
 export interface MessageFrame {
@@ -36,23 +22,10 @@ export interface MessageFrame {
   ref?: unknown
 }
 
-/** Reply to your own send: how many sockets received it (0 = peer not connected). */
-export interface AckFrame {
-  type: 'ack'
-  to: string | null
-  delivered: number
-}
-
 /** The relay is closing this socket; `deleted` means the cluster is gone for good. */
 export interface ClosedFrame {
   type: 'closed'
   reason: string
-}
-
-/** A failure; `detail` starts with a stable code, e.g. `rate_limited: …`. */
-export interface ErrorFrame {
-  type: 'error'
-  detail: string
 }
 
 /** A well-formed JSON frame of a type this client does not know (newer relay). */

@@ -7,6 +7,7 @@
  */
 import type {KeyObject} from 'node:crypto'
 import {signRequest} from '../identity/mesh-sig.js'
+import type {DirectoryRecord} from '../registry/records.js'
 import {MeshError} from '../lib/errors.js'
 import {callJson} from './http-json.js'
 
@@ -59,27 +60,8 @@ export interface PatchMeAnswer {
   webhook?: string | null
 }
 
-export interface AgentRecordView {
-  agent_id: string
-  display_name: string
-  owner_class: string
-  brand: string | null
-  description: string | null
-  capabilities: string[]
-  online: boolean
-  live: 0 | 1
-  last_seen: string | null
-  registered: string
-  endpoint: string | null
-  handle: string
-  pubkey: string | null
-  did: string | null
-  verified: boolean
-  operational: boolean | null
-  card_match: string | null
-  probed_at: string | null
-  agent_card: Record<string, unknown> | null
-}
+/** The directory record of `GET /v1/agents/<id>` (the registry's own type; type-only import). */
+export type AgentRecordView = DirectoryRecord
 
 export interface IdentityView {
   agent_id: string
