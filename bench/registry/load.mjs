@@ -3,6 +3,7 @@
 // each cycle = POST /v1/agents/token then PATCH /v1/agents/me with the JWT
 // (spec "Heartbeat procedure"). The same generator drives the bare Koa
 // baseline, so the ratio compares servers, not clients.
+import {readFileSync} from 'node:fs'
 import http from 'node:http'
 import {parentPort, workerData} from 'node:worker_threads'
 
@@ -35,6 +36,17 @@ async function cycle(entry) {
   await call('PATCH', '/v1/agents/me', {description: entry.card.description, capabilities: entry.card.tags, agent_card: entry.card}, {authorization: `Bearer ${token}`})
 }
 
+/** CPU time (µs) of this thread (Linux /proc), or null elsewhere: lets --detail tell the generator's share apart. */
+function threadCpuUs() {
+  try {
+    const stat = readFileSync('/proc/thread-self/stat', 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100
+  } catch {
+    return null
+  }
+}
+
 let next = 0
 let counted = 0
 let counting = false
@@ -53,6 +65,7 @@ async function loop() {
   }
 }
 
+const cpuAtStart = threadCpuUs()
 const loops = Array.from({length: concurrency}, loop)
 await new Promise((resolve) => setTimeout(resolve, warmupMs))
 counting = true
@@ -65,4 +78,5 @@ await Promise.all(loops)
 agent.destroy()
 latencies.sort((a, b) => a - b)
 const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0
-parentPort.postMessage({cycles: counted, seconds: elapsed / 1000, p50: at(0.5), p99: at(0.99)})
+const cpuAtEnd = threadCpuUs()
+parentPort.postMessage({cycles: counted, seconds: elapsed / 1000, p50: at(0.5), p99: at(0.99), generatorCpuUs: cpuAtStart === null ? null : cpuAtEnd - cpuAtStart})

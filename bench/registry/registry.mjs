@@ -13,7 +13,7 @@
 //     p50/p95/p99 of a few hundred natural-language prompts, beside a linear
 //     scan of the same cards as the baseline. Bar: p99 ≤ 20 ms.
 import {randomBytes} from 'node:crypto'
-import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import inspector from 'node:inspector'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -57,22 +57,46 @@ function serverThreadCpuUs() {
   }
 }
 
+/** CPU time (µs) of every thread of this process, by thread id, with its name (Linux /proc; empty elsewhere). */
+function threadCpuUs() {
+  const threads = new Map()
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      threads.set(tid, {name: tid === String(process.pid) ? 'main' : name, us: ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100})
+    }
+  } catch {}
+  return threads
+}
+
 function drive(baseUrl, agents) {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./load.mjs', import.meta.url), {
       workerData: {baseUrl, agents, concurrency: CONCURRENCY, warmupMs: 1_000, durationMs: SECONDS * 1_000},
     })
     const cpuBefore = serverThreadCpuUs()
+    const threadsBefore = threadCpuUs()
     const processBefore = process.cpuUsage()
     const startedAt = performance.now()
     worker.once('message', (result) => {
       const cpuAfter = serverThreadCpuUs()
+      const threadsAfter = threadCpuUs()
       const processCpu = process.cpuUsage(processBefore)
       // Warm-up included on both sides of the division: CPU per cycle over the whole run.
       const wallSeconds = (performance.now() - startedAt) / 1000
       const cyclesOverRun = (result.cycles / result.seconds) * wallSeconds
+      // Per thread name (worker threads and libuv's pool share names, so they are summed).
+      const byName = new Map()
+      for (const [tid, after] of threadsAfter) {
+        const spent = after.us - (threadsBefore.get(tid)?.us ?? 0)
+        byName.set(after.name, (byName.get(after.name) ?? 0) + spent / cyclesOverRun)
+      }
       resolve({
         ...result,
+        threadsUsPerCycle: byName,
+        generatorUsPerCycle: result.generatorCpuUs === null ? null : result.generatorCpuUs / cyclesOverRun,
         cpuUsPerCycle: cpuBefore === null ? null : (cpuAfter - cpuBefore) / cyclesOverRun,
         processCpuUsPerCycle: (processCpu.user + processCpu.system) / cyclesOverRun,
         cores: (processCpu.user + processCpu.system) / 1e6 / wallSeconds,
@@ -148,6 +172,9 @@ async function heartbeatBench() {
           const server = run.cpuUsPerCycle === null ? '' : `server thread ${run.cpuUsPerCycle.toFixed(0)} µs, `
           const cpu = `; CPU per cycle: ${server}whole process ${run.processCpuUsPerCycle.toFixed(0)} µs (load generator included); ${run.cores.toFixed(2)} cores busy`
           console.log(`    round ${round} ${side.padEnd(8)} ${(run.cycles / run.seconds).toFixed(0).padStart(7)} cycles/s${cpu}`)
+          const threads = [...run.threadsUsPerCycle].filter(([, us]) => us >= 1).sort((a, b) => b[1] - a[1])
+          const generator = run.generatorUsPerCycle === null ? '' : ` (load generator ${run.generatorUsPerCycle.toFixed(0)})`
+          console.log(`      by thread (µs per cycle): ${threads.map(([name, us]) => `${name} ${us.toFixed(0)}`).join(', ')}${generator}`)
         }
       }
     }

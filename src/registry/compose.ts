@@ -115,8 +115,6 @@ export async function buildRegistryServer(config: RegistryServerConfig): Promise
       adminKey,
       clock: config.clock,
       limits: config.limits,
-      // Signing a JWT for every heartbeat is the serving thread's biggest single cost otherwise.
-      tokenSigner: 'worker',
     })
 
     // The cluster relay shares the database and bus (brief: one registry process serves both).

@@ -12,7 +12,6 @@ import type {Logger} from '../lib/log.js'
 import {DEFAULT_LIMITS} from './constants.js'
 import {createRegistryEvents} from './events.js'
 import type {RegistryStore} from './store/store.js'
-import type {TokenSignerKind} from './token-signer.js'
 import {createTokenIssuer, keyHint, type TokenIssuer} from './tokens.js'
 import type {AgentRecord, RegistryContext, RegistryLimits} from './types.js'
 
@@ -28,8 +27,6 @@ export interface RegistryContextOptions {
   adminKey?: string
   clock?: () => number
   limits?: Partial<RegistryLimits>
-  /** Where tokens are signed: this thread (default) or a worker thread (`mesh serve registry`). */
-  tokenSigner?: TokenSignerKind
 }
 
 /** The context plus what only the core uses (token minting, limiters, admin check). */
@@ -53,7 +50,7 @@ export function createRegistryContext(options: RegistryContextOptions): CoreRegi
   for (const [name, value] of Object.entries(limits)) {
     if (!Number.isFinite(value) || value <= 0) throw new TypeError(`Registry limit ${name} must be a positive number`)
   }
-  const tokens = createTokenIssuer({secret: options.jwtSecret, clock, signer: options.tokenSigner, logger: options.logger})
+  const tokens = createTokenIssuer({secret: options.jwtSecret, clock})
   const identityLimiter = createRateLimiter({limit: limits.perIdentityPerMinute, windowMs: 60_000, now: clock})
   const adminDigest = options.adminKey ? sha256(options.adminKey) : null
   const publicUrl = options.publicUrl.replace(/\/+$/, '')

@@ -80,7 +80,6 @@ export function createRegistry(options: RegistryOptions): RegistryService {
           context.logger.warn('registry part did not close cleanly', {part: part.name, error: String(error)})
         }
       }
-      await context.tokens.close()
     },
     sweep: () => sweep.tick(),
   }

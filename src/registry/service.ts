@@ -106,7 +106,7 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
         rotated = true
       }
       const stored = await mustGet(input.agent_id)
-      const minted = await ctx.tokens.mint(input.agent_id, apiKeyHash)
+      const minted = ctx.tokens.mint(input.agent_id, apiKeyHash)
       return {
         status: rotated ? 200 : 201,
         body: {
@@ -140,9 +140,9 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
         throw unauthorized('invalid_credentials', 'agent_id or api_key is wrong')
       }
       const now = clock()
-      // The watermark write and the signing wait on different things (a commit, the signer): overlap them.
-      // Nothing is answered before the watermark is committed; a token minted for a failed write is dropped.
-      const [previous, minted] = await Promise.all([store.touchAgent(agentId, now), ctx.tokens.mint(agentId, apiKeyHash)])
+      // Nothing is answered before the watermark is committed.
+      const previous = await store.touchAgent(agentId, now)
+      const minted = ctx.tokens.mint(agentId, apiKeyHash)
       // spec: online from this call on; announced only on the transition (never seen, or seen over 5 minutes ago).
       if (previous === null || (previous !== undefined && !isOnlineAt(previous, now))) {
         events.publish('agent.online', agentId)

@@ -4,17 +4,18 @@
  * claim pins the token to the api key it was minted from: rotating the key
  * (DECISIONS: lost api_key) revokes the tokens of the old one.
  *
- * The secret is imported as a CryptoKey once (jose would import raw bytes on
- * every call), servers sign in a worker thread (token-signer.ts), and
- * verified tokens are remembered until their `exp` (token-cache.ts): the
- * heartbeat's PATCH presents the token the same node minted a moment before.
+ * Tokens are minted with node:crypto's HMAC in jose's exact format
+ * (token-signer.ts) and verified by jose, with the secret imported as a
+ * CryptoKey once (jose would import raw bytes on every call). Verified
+ * tokens are remembered until their `exp` (token-cache.ts): the heartbeat's
+ * PATCH presents the token the same node minted a moment before.
  */
+import {webcrypto} from 'node:crypto'
 import {jwtVerify} from 'jose'
 import {unauthorized} from '../lib/errors.js'
-import {silentLogger, type Logger} from '../lib/log.js'
 import {TOKEN_CACHE_ENTRIES, TOKEN_ISSUER, TOKEN_TTL_SECONDS} from './constants.js'
 import {VerifiedTokenCache} from './token-cache.js'
-import {createInlineSigner, createWorkerSigner, type TokenSignerKind} from './token-signer.js'
+import {createTokenSigner} from './token-signer.js'
 
 /** How much of the api-key hash the token carries (enough to tell keys apart, not to guess one). */
 const KEY_HINT_CHARS = 16
@@ -27,13 +28,11 @@ export interface MintedToken {
 }
 
 export interface TokenIssuer {
-  mint(agentId: string, apiKeyHash: string): Promise<MintedToken>
+  mint(agentId: string, apiKeyHash: string): MintedToken
   /** Returns the agent id and key hint; throws 401 `invalid_token` / `token_expired`. */
   verify(token: string): Promise<{agentId: string; keyHint: string}>
   /** Forgets the remembered tokens of an agent whose api key was rotated (the `kh` check refuses them anyway). */
   forgetAgent(agentId: string): void
-  /** Stops the signing worker, if any. */
-  close(): Promise<void>
 }
 
 export interface TokenIssuerOptions {
@@ -42,24 +41,20 @@ export interface TokenIssuerOptions {
   ttlSeconds?: number
   /** Verified tokens remembered (LRU); 0 verifies every token with HMAC. */
   cacheEntries?: number
-  /** Where jose signs: on this thread (default) or in a worker thread (servers; see token-signer.ts). */
-  signer?: TokenSignerKind
-  /** Where a failing signer worker is reported. */
-  logger?: Logger
 }
 
 export function createTokenIssuer(options: TokenIssuerOptions): TokenIssuer {
   if (options.secret.length < 32) throw new TypeError('jwtSecret must be at least 32 bytes')
   const ttl = options.ttlSeconds ?? TOKEN_TTL_SECONDS
   const cache = new VerifiedTokenCache(options.cacheEntries ?? TOKEN_CACHE_ENTRIES)
-  const inline = createInlineSigner(options.secret)
-  const signer = options.signer === 'worker' ? createWorkerSigner(options.secret, options.logger ?? silentLogger) : inline
+  const sign = createTokenSigner(options.secret)
+  const verifyKey = webcrypto.subtle.importKey('raw', options.secret, {name: 'HMAC', hash: 'SHA-256'}, false, ['verify'])
 
   return {
-    async mint(agentId, apiKeyHash) {
+    mint(agentId, apiKeyHash) {
       const iat = Math.floor(options.clock() / 1000)
       const hint = keyHint(apiKeyHash)
-      const token = await signer.sign({sub: agentId, kh: hint, iss: TOKEN_ISSUER, iat, exp: iat + ttl})
+      const token = sign({sub: agentId, kh: hint, iss: TOKEN_ISSUER, iat, exp: iat + ttl})
       const expiresAtMs = (iat + ttl) * 1000
       cache.set(token, {agentId, keyHint: hint, expiresAtMs})
       return {token, expiresAtMs}
@@ -69,7 +64,7 @@ export function createTokenIssuer(options: TokenIssuerOptions): TokenIssuer {
       const cached = cache.get(token, now)
       if (cached) return {agentId: cached.agentId, keyHint: cached.keyHint}
       try {
-        const {payload} = await jwtVerify(token, await inline.key(), {
+        const {payload} = await jwtVerify(token, await verifyKey, {
           algorithms: ['HS256'],
           issuer: TOKEN_ISSUER,
           currentDate: new Date(now),
@@ -91,6 +86,5 @@ export function createTokenIssuer(options: TokenIssuerOptions): TokenIssuer {
     forgetAgent(agentId) {
       cache.forgetAgent(agentId)
     },
-    close: () => signer.close(),
   }
 }

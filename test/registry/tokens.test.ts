@@ -31,7 +31,7 @@ describe('token issuer', () => {
   it('verifies its own tokens, with and without the cache, until exp (24 h)', async () => {
     for (const cacheEntries of [0, 100]) {
       const t = issuer({cacheEntries})
-      const {token, expiresAtMs} = await t.tokens.mint('alpha', HASH)
+      const {token, expiresAtMs} = t.tokens.mint('alpha', HASH)
       expect(expiresAtMs).toBe(t.now() + 86_400_000)
       expect(await t.tokens.verify(token)).toEqual({agentId: 'alpha', keyHint: keyHint(HASH)})
       t.advance(86_400_000 - 1)
@@ -43,7 +43,7 @@ describe('token issuer', () => {
   it('accepts a token minted by another node with the same secret, and refuses other secrets and tampering', async () => {
     const a = issuer()
     const b = issuer({secret: a.secret})
-    const {token} = await a.tokens.mint('alpha', HASH)
+    const {token} = a.tokens.mint('alpha', HASH)
     expect((await b.tokens.verify(token)).agentId).toBe('alpha')
     expect((await b.tokens.verify(token)).agentId).toBe('alpha') // now from b's cache
     const stranger = issuer()
@@ -74,18 +74,18 @@ describe('authentication with remembered tokens', () => {
   }
   it('refuses a token the minting node remembers once the key was rotated elsewhere', async () => {
     const {store, a, b} = await twoNodes()
-    const {token} = await a.tokens.mint('alpha', hashApiKey('old-key'))
+    const {token} = a.tokens.mint('alpha', hashApiKey('old-key'))
     expect(await a.authenticate(`Bearer ${token}`)).toBe('alpha')
     expect(await b.authenticate(`Bearer ${token}`)).toBe('alpha')
     // Node b rotates the key (DECISIONS: lost api_key); node a still has the token in its cache.
     await store.updateAgent('alpha', {apiKeyHash: hashApiKey('new-key')})
     for (const node of [a, b]) expect(await codeOf(node.authenticate(`Bearer ${token}`))).toBe('invalid_token')
-    const fresh = await a.tokens.mint('alpha', hashApiKey('new-key'))
+    const fresh = a.tokens.mint('alpha', hashApiKey('new-key'))
     expect((await b.authenticateAgent(`Bearer ${fresh.token}`)).agentId).toBe('alpha')
   })
   it('forgets the remembered tokens of a rotated agent on the rotating node', async () => {
     const {a} = await twoNodes()
-    const {token} = await a.tokens.mint('alpha', hashApiKey('old-key'))
+    const {token} = a.tokens.mint('alpha', hashApiKey('old-key'))
     a.tokens.forgetAgent('alpha')
     // Still valid by signature (the kh check is what revokes it), verified afresh.
     expect((await a.tokens.verify(token)).agentId).toBe('alpha')
