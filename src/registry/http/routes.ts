@@ -6,13 +6,13 @@
  */
 import Router from '@koa/router'
 import type {Context, Middleware} from 'koa'
+import {readJsonObject} from '../../http/json-body.js'
 import {MESH_SIG_HEADER} from '../../identity/constants.js'
 import {invalid, unauthorized} from '../../lib/errors.js'
 import {assertValid} from '../../lib/schemas.js'
 import {ADMIN_KEY_HEADER, AGENT_ID_PATTERN, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, NETWORK_DEFAULT_LIMIT, NETWORK_MAX_LIMIT} from '../constants.js'
 import type {CoreRegistryContext} from '../context.js'
 import type {RegistryOperations} from '../service.js'
-import {readRequestObject} from './read-json.js'
 import {renderAgentPage, SITE_PAGE_HEADERS} from './site-page.js'
 
 /** Opaque keyset cursor: base64url of `a:<last agent_id>`. */
@@ -71,7 +71,7 @@ export function createRegistryRoutes(ctx: CoreRegistryContext, ops: RegistryOper
 
   const register = async (koa: Context) => {
     ctx.registrationLimiter.hit(`ip:${koa.ip}`)
-    const body = await readRequestObject(koa, bodyLimit)
+    const body = await readJsonObject(koa, bodyLimit)
     const header = koa.get(MESH_SIG_HEADER)
     const signer = header ? await ctx.verifySignedRequest({method: koa.method, path: koa.originalUrl, body: body.raw, header}) : null
     const result = await ops.register(body.value, signer)
@@ -80,19 +80,19 @@ export function createRegistryRoutes(ctx: CoreRegistryContext, ops: RegistryOper
     koa.body = result.body
   }
   const token = async (koa: Context) => {
-    const body = await readRequestObject(koa, bodyLimit)
+    const body = await readJsonObject(koa, bodyLimit)
     koa.set('Cache-Control', 'no-store')
     koa.body = await ops.token(body.value)
   }
   const patchMe = async (koa: Context) => {
     const agent = await agentOf(koa)
     const isAdmin = adminOf(koa)
-    const body = await readRequestObject(koa, bodyLimit)
+    const body = await readJsonObject(koa, bodyLimit)
     koa.body = await ops.patchMe(agent, body.value, isAdmin)
   }
   const state = async (koa: Context) => {
     const agent = await agentOf(koa)
-    const body = await readRequestObject(koa, bodyLimit)
+    const body = await readJsonObject(koa, bodyLimit)
     koa.body = await ops.mergeState(agent, body.value)
   }
   const record = async (koa: Context) => {

@@ -2,23 +2,23 @@ import http from 'node:http'
 import Koa from 'koa'
 import request from 'supertest'
 import {describe, expect, it} from 'vitest'
-import {errorMiddleware} from '../../../src/http/error-middleware.js'
-import {silentLogger} from '../../../src/lib/log.js'
-import {readRequestJson, readRequestObject} from '../../../src/registry/http/read-json.js'
+import {errorMiddleware} from '../../src/http/error-middleware.js'
+import {silentLogger} from '../../src/lib/log.js'
+import {readJsonBody, readJsonObject} from '../../src/http/json-body.js'
 
 function app(limit = 100) {
   const koa = new Koa()
   koa.silent = true
   koa.use(errorMiddleware(silentLogger))
   koa.use(async (ctx) => {
-    const first = await readRequestObject(ctx, limit)
-    const again = await readRequestJson(ctx, limit)
+    const first = await readJsonObject(ctx, limit)
+    const again = await readJsonBody(ctx, limit)
     ctx.body = {value: first.value, raw: first.raw.toString('utf8'), memoised: first === again || first.raw === again.raw}
   })
   return koa.callback()
 }
 
-describe('readRequestObject', () => {
+describe('readJsonObject', () => {
   it('reads a JSON object, keeping the raw bytes, once per request', async () => {
     const res = await request(app()).post('/').set('content-type', 'application/json').send('{"a": [1, "é"]}')
     expect(res.body).toEqual({value: {a: [1, 'é']}, raw: '{"a": [1, "é"]}', memoised: true})
@@ -61,7 +61,7 @@ describe('readRequestObject', () => {
     let outcome: Promise<unknown> | undefined
     const server = http.createServer((req, res) => {
       const ctx = {req, state: {}, get: (name: string) => req.headers[name.toLowerCase()] ?? ''} as unknown as Koa.Context
-      outcome = readRequestObject(ctx, 1000).then(() => 'read', (error: Error) => error.message)
+      outcome = readJsonObject(ctx, 1000).then(() => 'read', (error: Error) => error.message)
       void res
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
