@@ -26,8 +26,9 @@ export const TOKEN_TTL_SECONDS = 24 * 60 * 60
  */
 export const TOKEN_CACHE_ENTRIES = 16_384
 /**
- * Agent records the SQLite store keeps in memory (a few KB each): enough for
- * every agent of a mid-sized registry to heartbeat without a read.
+ * Agent records the SQLite store keeps in memory at least (a few KB each; up
+ * to twice this many): enough for every agent of a mid-sized registry to
+ * heartbeat without a read.
  */
 export const RECORD_CACHE_ENTRIES = 16_384
 /** JWT issuer claim; the same on every node so any node accepts any node's tokens. */

@@ -33,8 +33,13 @@ function freeze(record: AgentRecord): Readonly<AgentRecord> {
   return Object.freeze(record)
 }
 
+/**
+ * Keeps at least the `capacity` most recently used records, and at most
+ * twice that: two generations of `capacity` each approximate least-recently
+ * used eviction without reordering on every hit. A registry of up to
+ * `capacity` agents heartbeating in turn is served from memory.
+ */
 export class AgentRecordCache {
-  // Two generations approximate least-recently-used eviction without reordering on every hit.
   private young = new Map<string, Entry>()
   private old = new Map<string, Entry>()
   private readonly generation: number
@@ -44,7 +49,7 @@ export class AgentRecordCache {
 
   constructor(db: SqliteDatabase, capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 0) throw new TypeError('record cache capacity must be a non-negative integer')
-    this.generation = Math.floor(capacity / 2)
+    this.generation = capacity
     this.dataVersion = db.prepare('PRAGMA data_version').pluck()
     this.knownVersion = this.dataVersion.get()
   }

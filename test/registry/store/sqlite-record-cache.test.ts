@@ -82,4 +82,17 @@ describe('SQLite store: cached agent records', () => {
     expect((await store.getAgent('alpha'))!.displayName).toBe('behind its back')
     await store.close()
   })
+  it('holds as many agents as its capacity when they are read in turn, as heartbeats read them', async () => {
+    const db = openSqlite()
+    const store = createSqliteRegistryStore({db, closeDb: true, recordCacheEntries: 4})
+    const ids = ['a1', 'a2', 'a3', 'a4']
+    for (const id of ids) await store.createAgent(agent(id))
+    for (const id of ids) await store.getAgent(id)
+    // A write on the cache's own connection that bypasses the store: only a record read again from the row shows it.
+    db.prepare("UPDATE registry_agents SET display_name = 'read from the row'").run()
+    for (let round = 0; round < 3; round++) {
+      for (const id of ids) expect([id, (await store.getAgent(id))!.displayName]).toEqual([id, null])
+    }
+    await store.close()
+  })
 })
