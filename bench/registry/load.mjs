@@ -1,13 +1,13 @@
 // The heartbeat load generator, run in a worker thread so it does not share
 // the server's event loop: `concurrency` loops over keep-alive connections,
 // each cycle = POST /v1/agents/token then PATCH /v1/agents/me with the JWT
-// (spec "Heartbeat procedure"). The same generator drives the bare Koa
+// (spec "Heartbeat procedure"), over the agents in turn. The same generator drives the bare Koa
 // baseline, so the ratio compares servers, not clients.
 import {readFileSync} from 'node:fs'
 import http from 'node:http'
 import {parentPort, workerData} from 'node:worker_threads'
 
-const {baseUrl, agents, concurrency, warmupMs, durationMs} = workerData
+const {baseUrl, agents, concurrency, warmupMs, warmupCycles, durationMs} = workerData
 const target = new URL(baseUrl)
 const agent = new http.Agent({keepAlive: true, maxSockets: concurrency})
 
@@ -49,6 +49,7 @@ function threadCpuUs() {
 
 let next = 0
 let counted = 0
+let completed = 0
 let counting = false
 let stop = false
 const latencies = []
@@ -58,6 +59,7 @@ async function loop() {
     const entry = agents[next++ % agents.length]
     const started = performance.now()
     await cycle(entry)
+    completed++
     if (counting) {
       counted++
       latencies.push(performance.now() - started)
@@ -67,7 +69,9 @@ async function loop() {
 
 const cpuAtStart = threadCpuUs()
 const loops = Array.from({length: concurrency}, loop)
+// Warm-up: at least warmupMs, and at least warmupCycles cycles (a full pass makes every agent's card the stored one).
 await new Promise((resolve) => setTimeout(resolve, warmupMs))
+while (next < warmupCycles) await new Promise((resolve) => setTimeout(resolve, 50))
 counting = true
 const started = performance.now()
 await new Promise((resolve) => setTimeout(resolve, durationMs))
@@ -79,4 +83,4 @@ agent.destroy()
 latencies.sort((a, b) => a - b)
 const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0
 const cpuAtEnd = threadCpuUs()
-parentPort.postMessage({cycles: counted, seconds: elapsed / 1000, p50: at(0.5), p99: at(0.99), generatorCpuUs: cpuAtStart === null ? null : cpuAtEnd - cpuAtStart})
+parentPort.postMessage({cycles: counted, allCycles: completed, seconds: elapsed / 1000, p50: at(0.5), p99: at(0.99), generatorCpuUs: cpuAtStart === null ? null : cpuAtEnd - cpuAtStart})

@@ -179,9 +179,6 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
           storedEndpoint: agent.endpoint,
           isAdmin,
         })
-        // Limits apply to the card as stored (tags and owner_class rewritten), which is never smaller than the
-        // pushed one. Its depth is already bounded: the body passed assertBodyDepth, and the rewritten fields are flat.
-        assertCardSize(prepared.card)
         warnings = prepared.warnings
         patch = {
           agentCard: prepared.card,
@@ -193,21 +190,23 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
         }
       } else if (input.capabilities) {
         patch.capabilities = input.capabilities
-        if (agent.agentCard) {
-          patch.agentCard = {...agent.agentCard, tags: input.capabilities}
-          assertCardSize(patch.agentCard)
-        }
+        if (agent.agentCard) patch.agentCard = {...agent.agentCard, tags: input.capabilities}
       }
       const description = input.description ?? (input.agent_card?.description as string | undefined)
       if (description !== undefined) patch.description = description
+      // The record authentication just read answers for a repeated card; the store compares again otherwise.
+      const keeps = patchKeeps(agent, patch)
+      // Limits apply to the card as stored (tags and owner_class rewritten), which is never smaller than the
+      // pushed one; a repeated card was checked when it was stored. Its depth is already bounded: the body
+      // passed assertBodyDepth, and the rewritten fields are flat. Checked before any write (the webhook's too).
+      if (!keeps && patch.agentCard) assertCardSize(patch.agentCard)
       let webhookSecret: string | undefined
       if (input.webhook !== undefined) {
         if (!ctx.webhooks) throw new MeshError('unavailable', 'webhooks_unavailable', 'This registry does not deliver webhooks')
         const result = await ctx.webhooks.set(agentId, input.webhook?.url ?? null)
         webhookSecret = result.webhook_secret
       }
-      // The record authentication just read answers for a repeated card; the store checks again otherwise.
-      if (!patchKeeps(agent, patch)) {
+      if (!keeps) {
         const outcome = await store.applyAgentPatch(agentId, patch)
         if (outcome === 'missing') throw notFound('agent_not_found', `No agent "${agentId}" is registered`)
         if (outcome === 'changed') events.publish('agent.card', agentId)
