@@ -1,5 +1,5 @@
 // Registry benchmark (run `npm run build` first; reads dist/):
-//   node bench/registry/registry.mjs [--agents 10000] [--cards 100000] [--queries 400] [--seconds 6] [--concurrency 32] [--only heartbeat|search]
+//   node bench/registry/registry.mjs [--agents 10000] [--cards 100000] [--queries 400] [--seconds 6] [--rounds 3] [--concurrency 32] [--only heartbeat|search]
 //     [--detail] [--cpu-prof <file.cpuprofile>]
 // Profiling options (they change nothing that is measured): --detail prints every
 // run's rate and the server thread's CPU per cycle (Linux /proc); --cpu-prof writes
@@ -38,6 +38,7 @@ const AGENTS = Number(option('agents', 10_000))
 const CARDS = Number(option('cards', 100_000))
 const QUERIES = Number(option('queries', 400))
 const SECONDS = Number(option('seconds', 6))
+const ROUNDS = Math.max(1, Number(option('rounds', 3)))
 const CONCURRENCY = Number(option('concurrency', 32))
 const ONLY = option('only', 'all')
 const DETAIL = process.argv.includes('--detail')
@@ -157,16 +158,16 @@ async function heartbeatBench() {
   }
   const host = await serve({services: built.services, logger: silentLogger, port: 0})
   try {
-    console.log(`(a) heartbeat: ${AGENTS} agents registered with cards in ${((performance.now() - started) / 1000).toFixed(1)} s (SQLite in a temp dir); ${CONCURRENCY} keep-alive connections, 2 × ${SECONDS} s per side`)
+    console.log(`(a) heartbeat: ${AGENTS} agents registered with cards in ${((performance.now() - started) / 1000).toFixed(1)} s (SQLite in a temp dir); ${CONCURRENCY} keep-alive connections, ${ROUNDS} × ${SECONDS} s per side, alternated`)
     const bare = await bareKoa()
     const runs = {registry: [], bare: []}
     // Alternate, so neither side gets the warmer machine.
-    for (const round of [1, 2]) {
+    for (let round = 1; round <= ROUNDS; round++) {
       // Round 1 warms up with a full pass: every agent heartbeats once before counting starts, so the stored
       // card is the pushed one (owner_class hoisted) and the measured pushes repeat it, as in a running registry.
       const warmupCycles = round === 1 ? agents.length : 0
       runs.bare.push(await drive(bare.url, agents, warmupCycles))
-      const stopProfile = await profileThread(round === 2)
+      const stopProfile = await profileThread(round === ROUNDS)
       runs.registry.push(await drive(host.url, agents, warmupCycles))
       await stopProfile()
       if (DETAIL) {
