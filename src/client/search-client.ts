@@ -4,6 +4,7 @@
  * Importing this file loads nothing heavy.
  */
 import {MeshError} from '../lib/errors.js'
+import type {SearchResponse, SearchResultItem} from '../registry/search/search-service.js'
 import {callJson, resolveServerUrl} from './http-json.js'
 
 /** Default registry base URL when neither `--registry` nor `MESH_REGISTRY` is given. */
@@ -24,30 +25,11 @@ export interface SearchQuery {
   }
 }
 
-/** One result (DECISIONS fields, plus what the registry adds). */
-export interface SearchHit {
-  agent_id: string
-  display_name: string
-  did: string | null
-  verified: boolean
-  endpoint: string | null
-  online: boolean
-  operational: boolean | null
-  card_match: string | null
-  score: number
-  invoke: Array<{skill: string; url: string}>
-  description?: string | null
-  category?: string | null
-  tags?: string[]
-  [field: string]: unknown
-}
+/** One result (DECISIONS fields, plus what the registry adds): the search service's own type. */
+export type SearchHit = SearchResultItem
 
-export interface SearchAnswer {
-  results: SearchHit[]
-  count: number
-  ignored_keys: string[]
-  took_ms: number
-}
+/** The answer of `POST /v1/search`. */
+export type SearchAnswer = SearchResponse
 
 export interface SearchClientOptions {
   registry: string

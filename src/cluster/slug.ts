@@ -1,19 +1,5 @@
+import {kebabCase} from '../lib/kebab-case.js'
 import {MAX_SLUG_LENGTH} from './constants.js'
-
-/**
- * Kebab-case of a text: accents folded ("Café" → "cafe"), lowercase, every
- * run of other characters one dash, no dash at either end; "" when nothing
- * is left. Slugs never contain "_", so they can never be mistaken for a
- * `c_` id or a `b_`/`p_` id. Shared by cluster and board slugs.
- */
-export function kebabCase(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-}
 
 /**
  * The slug of a cluster name (DECISIONS: Slug), at most MAX_SLUG_LENGTH

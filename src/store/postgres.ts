@@ -69,3 +69,19 @@ export async function migratePostgres(pool: PgPool, migrations: Migration[]): Pr
     client.release()
   }
 }
+
+/** Runs `work` in one transaction on one pooled client: committed if it resolves, rolled back if it throws. */
+export async function inTransaction<T>(pool: PgPool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect()
+  try {
+    await client.query('BEGIN')
+    const result = await work(client)
+    await client.query('COMMIT')
+    return result
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {})
+    throw error
+  } finally {
+    client.release()
+  }
+}

@@ -3,51 +3,25 @@
  * `mesh serve registry --database-url … --nats …` runs them: shared secrets,
  * shared agents, nonces refused across nodes, events seen on both.
  */
-import {mkdtemp, readFile, rm} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
+import {readFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {serve, type HostedServer} from '../../src/http/host.js'
 import {generateIdentityKeyPair} from '../../src/identity/keys.js'
 import {signRequest} from '../../src/identity/mesh-sig.js'
-import {silentLogger} from '../../src/lib/log.js'
-import {buildRegistryServer, type RegistryServer} from '../../src/registry/compose.js'
 import type {RegistryEvent} from '../../src/registry/types.js'
-import {dropSchema, NATS_URL, PG_URL, uniqueNatsPrefix, uniqueSchema} from '../support/backends.js'
+import {registryNodes, type RegistryNodes} from '../support/registry-nodes.js'
 
-const schema = uniqueSchema('regnodes')
-const prefix = uniqueNatsPrefix()
+let cluster: RegistryNodes
+let nodes: RegistryNodes['nodes']
 let root: string
-const nodes: Array<{server: RegistryServer; hosted: HostedServer}> = []
-
-async function startNode(name: string) {
-  const server = await buildRegistryServer({
-    dataDir: join(root, name),
-    publicUrl: 'https://registry.example',
-    logger: silentLogger,
-    databaseUrl: PG_URL,
-    databaseSchema: schema,
-    natsUrl: NATS_URL,
-    natsPrefix: prefix,
-  })
-  const hosted = await serve({services: server.services, logger: silentLogger, port: 0})
-  nodes.push({server, hosted})
-  return nodes.at(-1)!
-}
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'mesh-nodes-'))
-  await startNode('a')
-  await startNode('b')
+  cluster = await registryNodes('regnodes')
+  ;({nodes, root} = cluster)
+  await cluster.start('a')
+  await cluster.start('b')
 })
-afterAll(async () => {
-  for (const node of nodes) {
-    await node.hosted.stop()
-    await node.server.close()
-  }
-  await dropSchema(schema)
-  await rm(root, {recursive: true, force: true})
-})
+afterAll(() => cluster.close())
 
 const post = (url: string, body: string, headers: Record<string, string> = {}) =>
   fetch(url, {method: 'POST', headers: {'content-type': 'application/json', ...headers}, body})

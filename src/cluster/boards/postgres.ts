@@ -1,6 +1,6 @@
 /** Boards and posts in PostgreSQL (migrations area `boards`); safe for several relay nodes on one database. */
 import type {Migration} from '../../store/migrations.js'
-import {migratePostgres, type PgPool} from '../../store/postgres.js'
+import {inTransaction, migratePostgres, type PgPool} from '../../store/postgres.js'
 import {slugTaken, type BoardStore} from './store.js'
 import {SUMMARY_COLUMNS, toBoard, toPost, toSummary, type BoardRow, type PostRow, type PostSummaryRow} from './rows.js'
 
@@ -45,21 +45,7 @@ const UNIQUE_VIOLATION = '23505'
 export async function createPostgresBoardStore(pool: PgPool): Promise<BoardStore> {
   await migratePostgres(pool, POSTGRES_BOARD_MIGRATIONS)
 
-  /** Runs `work` in one transaction on one client. */
-  const inTransaction = async <T>(work: (query: PgPool['query']) => Promise<T>): Promise<T> => {
-    const client = await pool.connect()
-    try {
-      await client.query('BEGIN')
-      const result = await work(client.query.bind(client) as PgPool['query'])
-      await client.query('COMMIT')
-      return result
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {})
-      throw error
-    } finally {
-      client.release()
-    }
-  }
+
 
   return {
     async insertBoard(board) {
@@ -83,25 +69,25 @@ export async function createPostgresBoardStore(pool: PgPool): Promise<BoardStore
       return rows.map(toBoard)
     },
     async deleteBoard(clusterId, boardId) {
-      return inTransaction(async (query) => {
-        await query('DELETE FROM cluster_board_posts WHERE cluster_id = $1 AND board_id = $2', [clusterId, boardId])
-        const {rowCount} = await query('DELETE FROM cluster_boards WHERE cluster_id = $1 AND board_id = $2', [clusterId, boardId])
+      return inTransaction(pool, async (client) => {
+        await client.query('DELETE FROM cluster_board_posts WHERE cluster_id = $1 AND board_id = $2', [clusterId, boardId])
+        const {rowCount} = await client.query('DELETE FROM cluster_boards WHERE cluster_id = $1 AND board_id = $2', [clusterId, boardId])
         return (rowCount ?? 0) > 0
       })
     },
     async insertPost(post, {cap, nowMs}) {
-      return inTransaction(async (query) => {
+      return inTransaction(pool, async (client) => {
         // One writer per board at a time, so two nodes cannot both keep cap + 1 posts.
-        await query('SELECT pg_advisory_xact_lock(hashtext($1))', [post.boardId])
-        await query('DELETE FROM cluster_board_posts WHERE board_id = $1 AND expires_ms IS NOT NULL AND expires_ms <= $2', [post.boardId, nowMs])
-        await query(
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [post.boardId])
+        await client.query('DELETE FROM cluster_board_posts WHERE board_id = $1 AND expires_ms IS NOT NULL AND expires_ms <= $2', [post.boardId, nowMs])
+        await client.query(
           `INSERT INTO cluster_board_posts
            (post_id, cluster_id, board_id, author, title, body, ttl, props, created_ms, expires_ms, delete_token_hash)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
           [post.postId, post.clusterId, post.boardId, post.author, post.title, post.body, post.ttl,
             JSON.stringify(post.props), post.createdAtMs, post.expiresAtMs, post.deleteTokenHash],
         )
-        const {rows} = await query<{post_id: string}>(
+        const {rows} = await client.query<{post_id: string}>(
           `DELETE FROM cluster_board_posts WHERE post_id IN (
              SELECT post_id FROM cluster_board_posts WHERE cluster_id = $1 AND board_id = $2
              ORDER BY created_ms DESC, post_id COLLATE "C" DESC OFFSET $3) RETURNING post_id`,
@@ -139,9 +125,9 @@ export async function createPostgresBoardStore(pool: PgPool): Promise<BoardStore
       return (rowCount ?? 0) > 0
     },
     async deleteCluster(clusterId) {
-      await inTransaction(async (query) => {
-        await query('DELETE FROM cluster_board_posts WHERE cluster_id = $1', [clusterId])
-        await query('DELETE FROM cluster_boards WHERE cluster_id = $1', [clusterId])
+      await inTransaction(pool, async (client) => {
+        await client.query('DELETE FROM cluster_board_posts WHERE cluster_id = $1', [clusterId])
+        await client.query('DELETE FROM cluster_boards WHERE cluster_id = $1', [clusterId])
       })
     },
     async purgeExpired(nowMs) {

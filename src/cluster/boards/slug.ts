@@ -1,5 +1,5 @@
 /** Board slugs: kebab-case, unique per cluster; what `#slug` in a message names. */
-import {kebabCase} from '../slug.js'
+import {kebabCase} from '../../lib/kebab-case.js'
 import {SLUG_MAX_CHARS} from './constants.js'
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/

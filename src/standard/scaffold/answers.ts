@@ -1,6 +1,6 @@
 import {basename, resolve} from 'node:path'
 import {invalid} from '../../lib/errors.js'
-import {hyphenate} from '../tasks/slug.js'
+import {kebabCase} from '../../lib/kebab-case.js'
 import {CLUSTER_ID, DEFAULT_HUB_URL, DEFAULT_PROJECT_TYPE, MAX_NAME_LENGTH, PROJECT_TYPES, type ProjectType} from './constants.js'
 
 /** What `mesh init` asks (or takes from flags). */
@@ -18,7 +18,7 @@ export interface InitAnswers {
 
 /** A cluster id from a name: lower case, runs of other characters one hyphen, at most 40. */
 export function clusterIdFrom(name: string): string {
-  const id = hyphenate(name).slice(0, 40).replace(/-+$/, '')
+  const id = kebabCase(name).slice(0, 40).replace(/-+$/, '')
   return id.length >= 2 ? id : 'mesh-project'
 }
 

@@ -1,17 +1,8 @@
 import {invalid} from '../../lib/errors.js'
+import {kebabCase} from '../../lib/kebab-case.js'
 import {SLUG} from '../constants.js'
 
 const MAX_SLUG = 32
-
-/** Free text as lower-case words joined by single hyphens: accents folded, every run of other characters one hyphen, none at the ends. */
-export function hyphenate(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-}
 
 /**
  * A slug (`^[a-z][a-z0-9-]{1,31}$`) from a free title: accents folded,
@@ -20,7 +11,7 @@ export function hyphenate(text: string): string {
  * that leaves fewer than two characters becomes `task` (or `<x>-task`).
  */
 export function slugify(title: string, fallback = 'task'): string {
-  let slug = hyphenate(title)
+  let slug = kebabCase(title)
   if (slug === '') return fallback
   if (!/^[a-z]/.test(slug)) slug = `${fallback}-${slug}`
   if (slug.length > MAX_SLUG) {

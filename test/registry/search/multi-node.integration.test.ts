@@ -3,52 +3,24 @@
  * one NATS server: a card pushed on node A is found by a search on node B,
  * and a probe run by either node shows up in both nodes' results.
  */
-import {mkdtemp, rm} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {serve, type HostedServer} from '../../../src/http/host.js'
-import {silentLogger} from '../../../src/lib/log.js'
-import {buildRegistryServer, type RegistryServer} from '../../../src/registry/compose.js'
-import {dropSchema, NATS_URL, PG_URL, uniqueNatsPrefix, uniqueSchema} from '../../support/backends.js'
+import {registryNodes, type RegistryNodes} from '../../support/registry-nodes.js'
 import {startTestAgent, type TestAgent} from '../../support/test-agent.js'
 
-const schema = uniqueSchema('search')
-const prefix = uniqueNatsPrefix()
-let root: string
+let cluster: RegistryNodes
+let nodes: RegistryNodes['nodes']
 let agent: TestAgent
-const nodes: Array<{server: RegistryServer; hosted: HostedServer}> = []
-
-async function startNode(name: string) {
-  const server = await buildRegistryServer({
-    dataDir: join(root, name),
-    publicUrl: 'https://registry.example',
-    logger: silentLogger,
-    databaseUrl: PG_URL,
-    databaseSchema: schema,
-    natsUrl: NATS_URL,
-    natsPrefix: prefix,
-    allowPrivateEndpoints: true,
-    relay: false,
-  })
-  const hosted = await serve({services: server.services, logger: silentLogger, port: 0})
-  nodes.push({server, hosted})
-}
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'mesh-search-nodes-'))
   agent = await startTestAgent({name: 'Tide tables', skills: [{id: 'tides', examples: ['Tides at Brest?', '{"port": "brest"}'], returns: ['high', 'low'], reply: (body) => (Object.keys(body as object).length ? {status: 200, body: {high: '06:12', low: '12:30'}} : {status: 400})}]})
-  await startNode('a')
-  await startNode('b')
+  cluster = await registryNodes('search', {allowPrivateEndpoints: true, relay: false})
+  nodes = cluster.nodes
+  await cluster.start('a')
+  await cluster.start('b')
 })
 afterAll(async () => {
-  for (const node of nodes) {
-    await node.hosted.stop()
-    await node.server.close()
-  }
+  await cluster.close()
   await agent.close()
-  await dropSchema(schema)
-  await rm(root, {recursive: true, force: true})
 })
 
 const call = async (url: string, method: string, body: unknown, token?: string) => {

@@ -1,5 +1,5 @@
 import type pg from 'pg'
-import {migratePostgres, type PgPool} from '../../../store/postgres.js'
+import {inTransaction, migratePostgres, type PgPool} from '../../../store/postgres.js'
 import {POSTGRES_MESSAGING_MIGRATIONS} from './migrations.js'
 import type {DeadLetter, Delivery, MessageRoute, MessagingStore, StoredMessage} from './store.js'
 
@@ -17,20 +17,6 @@ interface Row {
 // BIGINT/BIGSERIAL come back as strings from pg; ids and times stay far below 2^53.
 const toMessage = (row: Row): StoredMessage => ({id: Number(row.id), to: row.to_agent, from: row.from_agent, payload: JSON.parse(row.payload), ts: row.ts})
 
-async function inTransaction<T>(pool: PgPool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect()
-  try {
-    await client.query('BEGIN')
-    const result = await work(client)
-    await client.query('COMMIT')
-    return result
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {})
-    throw error
-  } finally {
-    client.release()
-  }
-}
 
 /**
  * The messaging store in the registry's PostgreSQL database: shared by every
