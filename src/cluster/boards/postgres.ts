@@ -45,8 +45,6 @@ const UNIQUE_VIOLATION = '23505'
 export async function createPostgresBoardStore(pool: PgPool): Promise<BoardStore> {
   await migratePostgres(pool, POSTGRES_BOARD_MIGRATIONS)
 
-
-
   return {
     async insertBoard(board) {
       try {

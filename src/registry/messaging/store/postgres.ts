@@ -1,4 +1,3 @@
-import type pg from 'pg'
 import {inTransaction, migratePostgres, type PgPool} from '../../../store/postgres.js'
 import {POSTGRES_MESSAGING_MIGRATIONS} from './migrations.js'
 import type {DeadLetter, Delivery, MessageRoute, MessagingStore, StoredMessage} from './store.js'
@@ -16,7 +15,6 @@ interface Row {
 
 // BIGINT/BIGSERIAL come back as strings from pg; ids and times stay far below 2^53.
 const toMessage = (row: Row): StoredMessage => ({id: Number(row.id), to: row.to_agent, from: row.from_agent, payload: JSON.parse(row.payload), ts: row.ts})
-
 
 /**
  * The messaging store in the registry's PostgreSQL database: shared by every
