@@ -49,9 +49,33 @@ export function errorMiddleware(logger: Logger) {
         sendError(ctx, status, `http_${status}`, (error as Error).message || 'Bad request')
         return
       }
-      logger.error('unhandled error', {path: ctx.path, method: ctx.method, error: String((error as Error)?.stack ?? error)})
+      logger.error('unhandled error', {path: pathOf(ctx) ?? '(unparsable)', method: ctx.method, error: String((error as Error)?.stack ?? error)})
       sendError(ctx, 500, 'internal', 'Internal server error')
     }
+  }
+}
+
+/** The request path, or undefined when the target cannot be parsed (Koa's ctx.path throws then). */
+function pathOf(ctx: Context): string | undefined {
+  try {
+    return ctx.path
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Right inside errorMiddleware: a request target Node accepts but URL parsing
+ * refuses (`GET http://[/v1/agents`) makes every later read of ctx.path throw;
+ * it is answered here with a 400 like the upgrade path's, once.
+ */
+export function requestTargetGuard() {
+  return async (ctx: Context, next: Next) => {
+    if (pathOf(ctx) === undefined) {
+      sendError(ctx, 400, 'bad_request', 'The request target is not a valid URL')
+      return
+    }
+    await next()
   }
 }
 

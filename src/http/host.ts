@@ -2,8 +2,9 @@ import type {IncomingMessage} from 'node:http'
 import type {Duplex} from 'node:stream'
 import Koa from 'koa'
 import type {Logger} from '../lib/log.js'
-import {errorMiddleware, notFoundMiddleware} from './error-middleware.js'
+import {errorMiddleware, notFoundMiddleware, requestTargetGuard} from './error-middleware.js'
 import {listen, type Listening} from './listen.js'
+import {writeRawError} from './raw-error.js'
 import type {MeshService} from './service.js'
 
 export interface HostOptions {
@@ -19,22 +20,17 @@ export function createHostApp(options: HostOptions): Koa {
   // Koa's own error logging would print stacks; errorMiddleware handles every error.
   app.silent = true
   app.use(errorMiddleware(options.logger))
+  app.use(requestTargetGuard())
   app.use(notFoundMiddleware())
   for (const service of options.services) app.use(service.middleware)
   return app
 }
 
-const REASONS: Record<number, string> = {400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 413: 'Payload Too Large', 429: 'Too Many Requests', 503: 'Service Unavailable'}
-
 /**
  * Refuses a WebSocket upgrade with a real HTTP status and mesh's JSON error
  * body, before any handshake (spec: a private cluster's socket never opens).
  */
-export function refuseUpgrade(socket: Duplex, status: number, code: string, message: string, headers: Record<string, string> = {}) {
-  const body = JSON.stringify({error: {code, message}})
-  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')
-  socket.end(`HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`)
-}
+export const refuseUpgrade = writeRawError
 
 /** Offers an upgrade to each service in turn; nobody's path answers 404 on the raw socket. */
 export function routeUpgrade(services: MeshService[]) {

@@ -40,8 +40,10 @@ function collect(ctx: Context, limit: number): Promise<Buffer> {
       chunks.push(chunk)
     }
     const onEnd = () => finish(null, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))
-    const onError = (error: Error) => finish(error)
-    const onClose = () => finish(new Error('The request was closed before its body ended'))
+    // A client that goes away mid-body made the mistake: a 400 (nobody reads it), not an error logged with a stack.
+    const cutShort = () => finish(invalid('incomplete_body', 'The request was closed before its body ended'))
+    const onError = cutShort
+    const onClose = cutShort
     request.on('data', onData)
     request.on('end', onEnd)
     request.on('error', onError)

@@ -1,5 +1,7 @@
 import {createServer, type RequestListener, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
+import type {Duplex} from 'node:stream'
+import {writeRawError} from './raw-error.js'
 
 export interface Listening {
   server: Server
@@ -9,9 +11,26 @@ export interface Listening {
   close(): Promise<void>
 }
 
+/**
+ * Node's own answer to a request its parser refuses (a bad Content-Length,
+ * oversized headers, a malformed request line) is a bare status line; mesh
+ * answers with its JSON error body instead. The status follows Node's choice.
+ */
+function onClientError(error: Error & {code?: string}, socket: Duplex) {
+  // Nobody is left to read an answer, or a response is already on the wire.
+  if (error.code === 'ECONNRESET' || !socket.writable || (socket as {_httpMessage?: {headersSent?: boolean}})._httpMessage?.headersSent) {
+    socket.destroy()
+    return
+  }
+  if (error.code === 'HPE_HEADER_OVERFLOW') writeRawError(socket, 431, 'headers_too_large', 'The request headers are too large')
+  else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') writeRawError(socket, 408, 'request_timeout', 'The request was not received in time')
+  else writeRawError(socket, 400, 'bad_request', 'The request is not valid HTTP/1.1')
+}
+
 /** Binds an HTTP server (port 0 picks a free port) and resolves once listening. */
 export async function listen(handler: RequestListener, port = 0, host = '127.0.0.1'): Promise<Listening> {
   const server = createServer(handler)
+  server.on('clientError', onClientError)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => {
