@@ -7,6 +7,7 @@
 import {invalid} from '../lib/errors.js'
 import {assertValid} from '../lib/schemas.js'
 import {MAX_CARD_BYTES, MAX_CARD_DEPTH, STATE_KEYS} from './constants.js'
+import {assertStorableJson} from './storable-json.js'
 import type {JsonObject, OwnerClass} from './types.js'
 
 /**
@@ -129,6 +130,7 @@ export function mergeState(stored: JsonObject | null, update: JsonObject): {card
   }
   // Nulls mean "remove"; only the values being set are validated.
   assertValid('registry-state', Object.fromEntries(Object.entries(picked).filter(([, value]) => value !== null)))
+  assertStorableJson(picked)
   const card: JsonObject = {...(stored ?? {})}
   for (const [key, value] of Object.entries(picked)) {
     if (value === null) delete card[key]

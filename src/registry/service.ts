@@ -11,6 +11,7 @@ import {assertValid} from '../lib/schemas.js'
 import {assertCardLimits, assertCardSize, mergeState, nestsDeeperThan, prepareCard} from './card.js'
 import {AGENT_ID_PATTERN, API_KEY_BYTES, MAX_CARD_DEPTH, RESERVED_AGENT_IDS} from './constants.js'
 import type {CoreRegistryContext} from './context.js'
+import {assertStorableJson} from './storable-json.js'
 import {directoryRecord, didOf, handleOf, identityAttestation, isOnlineAt, networkItem, onlineSince, patchKeeps, siteCard} from './records.js'
 import type {AgentPatch, AgentRecord, JsonObject, SignerIdentity} from './types.js'
 
@@ -65,6 +66,7 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
      */
     async register(body: unknown, signer: SignerIdentity | null) {
       const input = assertValid<RegisterBody>('registry-register', body)
+      assertStorableJson(input)
       if (RESERVED_AGENT_IDS.has(input.agent_id.toLowerCase())) {
         throw invalid('reserved_agent_id', `agent_id "${input.agent_id}" is reserved by a registry route`, {field: 'agent_id'})
       }
@@ -131,8 +133,9 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
     async token(body: unknown) {
       const input = assertValid<{agent_id: string; api_key: string}>('registry-token', body)
       const agentId = input.agent_id
-      // Only the key hash is read: the heartbeat's token call needs nothing else of the record.
-      const apiKeyHash = await store.getApiKeyHash(agentId)
+      // Only the key hash is read: the heartbeat's token call needs nothing else of the record. An id no agent
+      // can have is not looked up (PostgreSQL refuses U+0000 in a query with an error, not an empty result).
+      const apiKeyHash = AGENT_ID_PATTERN.test(agentId) ? await store.getApiKeyHash(agentId) : null
       const given = apiKeyDigest(input.api_key)
       // Compare even for an unknown agent, so timing does not tell which ids exist.
       const expected = Buffer.from(apiKeyHash ?? '0'.repeat(64), 'hex')
@@ -168,6 +171,7 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
       const agentId = agent.agentId
       assertBodyDepth(body, 'agent_card')
       const input = assertValid<PatchMeBody>('registry-patch-me', body)
+      assertStorableJson(input)
       let patch: AgentPatch = {}
       let warnings: string[] = []
       if (input.agent_card) {
