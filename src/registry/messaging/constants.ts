@@ -5,6 +5,12 @@
 
 /** Largest serialized `payload` of one message (inbox, WebSocket, channel); larger is 413 / `frame_too_large`. */
 export const MAX_PAYLOAD_BYTES = 64 * 1024
+/**
+ * Deepest nesting of one `payload` ({} and [] are one level). A 64 KB body can
+ * nest 30,000 levels, which JSON.stringify cannot walk; 64 is far beyond any
+ * real message and safe for every JSON library an agent may use.
+ */
+export const MAX_PAYLOAD_DEPTH = 64
 /** Request body cap of the message routes: the payload cap plus room for `to` and JSON framing. */
 export const MAX_MESSAGE_BODY_BYTES = MAX_PAYLOAD_BYTES + 1024
 /** Default and largest number of messages one `GET /agents/messages` consumes. */

@@ -1,10 +1,11 @@
 import Router from '@koa/router'
 import type {Context, Middleware} from 'koa'
+import {sendError} from '../../http/error-middleware.js'
 import {readJsonObject} from '../../http/json-body.js'
 import {createRateLimiter} from '../../http/rate-limit.js'
 import {isMeshError, notFound} from '../../lib/errors.js'
 import {LEGACY_DEPRECATION} from '../constants.js'
-import {MAX_MESSAGE_BODY_BYTES, SEND_RATE_LIMIT, SEND_RATE_WINDOW_MS} from './constants.js'
+import {MAX_MESSAGE_BODY_BYTES, SEND_RATE_LIMIT, SEND_RATE_WINDOW_MS, WS_PATH} from './constants.js'
 import {checkMessage, type MessagingService} from './service.js'
 
 /** Broadcast on a cluster's wall, provided by the cluster relay. DECISIONS: a legacy channel id is a cluster id. */
@@ -82,6 +83,12 @@ export function createMessagingRoutes(options: MessagingRoutesOptions): Middlewa
     }
     if (!result) throw notFound('unknown_channel', `No channel ${channelId}: a channel id is a cluster id`)
     ctx.body = {ok: true, delivered: result.delivered}
+  })
+
+  // A plain request on the socket's path would otherwise read `ws` as an agent id (400 invalid_agent_id).
+  router.get(WS_PATH, (ctx) => {
+    ctx.set('Upgrade', 'websocket')
+    sendError(ctx, 426, 'upgrade_required', `${WS_PATH} is a WebSocket: connect with a WebSocket client (?token=<JWT>)`)
   })
 
   // Webhook status and dead letters (mesh's addition; set/remove is PATCH me with `webhook`).

@@ -1,6 +1,7 @@
 import {forbidden, invalid, notFound, tooLarge, conflict} from '../../lib/errors.js'
 import type {Logger} from '../../lib/log.js'
-import {ACK_MAX_IDS, AGENT_ID_PATTERN, MAX_PAYLOAD_BYTES, READ_DEFAULT_LIMIT, READ_MAX_LIMIT, REGISTRY_SENDER} from './constants.js'
+import {nestsDeeperThan} from '../card.js'
+import {ACK_MAX_IDS, AGENT_ID_PATTERN, MAX_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH, READ_DEFAULT_LIMIT, READ_MAX_LIMIT, REGISTRY_SENDER} from './constants.js'
 import type {InboxMessage, MessageRoute, MessagingStore, StoredMessage} from './store/store.js'
 import {newWebhookSecret} from './webhook/signature.js'
 import type {ServerFrame} from './ws/frames.js'
@@ -45,6 +46,10 @@ const wire = (message: StoredMessage): InboxMessage => ({id: message.id, from: m
 export function checkMessage(to: unknown, payload: unknown): asserts to is string {
   if (typeof to !== 'string' || !AGENT_ID_PATTERN.test(to)) throw invalid('invalid_recipient', '`to` must be an agent id (3 to 64 characters of A-Z a-z 0-9 _ -)', {field: 'to'})
   if (payload === undefined) throw invalid('missing_payload', '`payload` is required (any JSON value)', {field: 'payload'})
+  // Before any serialization: a deeper payload would overflow JSON.stringify's stack (a 500, not a 400).
+  if (nestsDeeperThan(payload, MAX_PAYLOAD_DEPTH)) {
+    throw invalid('payload_too_deep', `payload nests deeper than ${MAX_PAYLOAD_DEPTH} levels`, {field: 'payload'})
+  }
   // spec: Model B messaging carries any JSON; mesh caps one payload at 64 KB.
   const size = Buffer.byteLength(JSON.stringify(payload))
   if (size > MAX_PAYLOAD_BYTES) throw tooLarge('payload_too_large', `payload is ${size} bytes; the limit is ${MAX_PAYLOAD_BYTES}`, {field: 'payload'})
@@ -107,7 +112,8 @@ export function createMessagingService(options: MessagingServiceOptions) {
     async read(agentId: string, limitParam?: unknown): Promise<{messages: InboxMessage[]}> {
       let limit = READ_DEFAULT_LIMIT
       if (limitParam !== undefined && limitParam !== '') {
-        limit = Number(limitParam)
+        // Digits only: Number() would also take `0x10`, `1e2` and ` 5`.
+        limit = typeof limitParam === 'number' ? limitParam : typeof limitParam === 'string' && /^[0-9]{1,5}$/.test(limitParam) ? Number(limitParam) : Number.NaN
         if (!Number.isInteger(limit) || limit < 1 || limit > READ_MAX_LIMIT) throw invalid('invalid_limit', `limit must be an integer from 1 to ${READ_MAX_LIMIT}`, {field: 'limit'})
       }
       if (await options.store.getWebhook(agentId)) {

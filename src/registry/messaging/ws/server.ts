@@ -63,6 +63,11 @@ export function createAgentSocketServer(options: AgentSocketServerOptions) {
   const {service, router, logger} = options
   // Frames up to the hard cap are read and answered with an error frame; above it ws closes with 1009.
   const wss = new WebSocketServer({noServer: true, maxPayload: WS_HARD_MAX_FRAME_BYTES, perMessageDeflate: false})
+  // ws's own refusal of a malformed handshake (bad key, version, protocol list) is a text/html body; ours is JSON.
+  wss.on('wsClientError', (error: Error, socket: Duplex) => {
+    const headers: Record<string, string> = /version/i.test(error.message) ? {'Sec-WebSocket-Version': '13, 8'} : {}
+    refuseUpgrade(socket, 400, 'invalid_handshake', `WebSocket handshake refused: ${error.message}`, headers)
+  })
   const limiter = createRateLimiter({limit: options.rateLimit?.limit ?? WS_RATE_LIMIT, windowMs: options.rateLimit?.windowMs ?? WS_RATE_WINDOW_MS})
   const connections = new Set<Connection>()
   let closing = false
@@ -103,7 +108,9 @@ export function createAgentSocketServer(options: AgentSocketServerOptions) {
     try {
       checkMessage(to, frame.payload)
     } catch (error) {
-      return fail(conn, isMeshError(error) ? error.code : 'invalid_frame', (error as Error).message, frame.ref)
+      // Only our own errors are worded for clients; anything else would leak an engine message.
+      if (!isMeshError(error)) throw error
+      return fail(conn, error.code, error.message, frame.ref)
     }
     if (!(await knownPeer(conn, to))) return fail(conn, 'unknown_peer', `unknown_peer: no agent ${to} is registered`, frame.ref)
     const live = await router.sendMessage(conn.agentId, to, frame.payload)
@@ -190,6 +197,10 @@ export function createAgentSocketServer(options: AgentSocketServerOptions) {
         return false // an unparsable target (`GET http://[/…`) is not ours; the host refuses it
       }
       if (url.pathname !== WS_PATH) return false
+      if (request.method !== 'GET') {
+        refuseUpgrade(socket, 405, 'method_not_allowed', `A WebSocket opens with GET ${WS_PATH}`, {Allow: 'GET'})
+        return true
+      }
       if (closing) {
         refuseUpgrade(socket, 503, 'server_shutdown', 'The registry is shutting down; reconnect shortly')
         return true
