@@ -79,13 +79,18 @@ export function requestTargetGuard() {
   }
 }
 
-/** Last in the chain: any route nothing answered is a JSON 404, never an HTML page. */
+/**
+ * Last in the chain: any route nothing answered is a JSON 404, never an HTML
+ * page. A method the router does not know at all (PROPFIND, PURGE) comes back
+ * from it as a bare 501; for the client that is the same mistake as a known
+ * method on the wrong path, so it is the same JSON 405 (with the router's Allow).
+ */
 export function notFoundMiddleware() {
   return async (ctx: Context, next: Next) => {
     await next()
-    if (ctx.body === undefined && (ctx.status === 404 || ctx.status === 405) && !ctx.headerSent) {
-      if (ctx.status === 405) sendError(ctx, 405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`)
-      else sendError(ctx, 404, 'not_found', `No route for ${ctx.method} ${ctx.path}`)
+    if (ctx.body === undefined && (ctx.status === 404 || ctx.status === 405 || ctx.status === 501) && !ctx.headerSent) {
+      if (ctx.status === 404) sendError(ctx, 404, 'not_found', `No route for ${ctx.method} ${ctx.path}`)
+      else sendError(ctx, 405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`)
     }
   }
 }

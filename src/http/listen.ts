@@ -31,6 +31,8 @@ function onClientError(error: Error & {code?: string}, socket: Duplex) {
 export async function listen(handler: RequestListener, port = 0, host = '127.0.0.1'): Promise<Listening> {
   const server = createServer(handler)
   server.on('clientError', onClientError)
+  // No mesh service is a proxy; without a listener Node would drop the socket without a word.
+  server.on('connect', (_request, socket: Duplex) => writeRawError(socket, 405, 'method_not_allowed', 'CONNECT is not served here'))
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => {

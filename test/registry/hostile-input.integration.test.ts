@@ -227,6 +227,17 @@ describe('registry on sqlite: bodies, targets and sockets', () => {
     expect((await registry.request('GET', '/health')).status).toBe(200)
   })
 
+  it('answers a method the router does not know, and CONNECT, with a JSON 405 instead of a bare 501 or silence', async () => {
+    for (const method of ['PROPFIND', 'PURGE', 'LINK']) {
+      const answer = parseRaw(await rawExchange(registry.port, `${method} /v1/agents/alpha HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`))
+      expectRefusal(answer, 405, 'method_not_allowed')
+      expect(answer.headers.allow).toBe('HEAD, GET')
+    }
+    const connect = parseRaw(await rawExchange(registry.port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'))
+    expectRefusal(connect, 405, 'method_not_allowed')
+    expect((await registry.request('GET', '/health')).status).toBe(200)
+  })
+
   it('refuses a malformed WebSocket handshake with JSON, and a plain GET on the socket path with 426', async () => {
     const upgrade = (method: string, extra: string) =>
       `${method} /v1/agents/ws?token=${alpha.token} HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\n${extra}\r\n`
