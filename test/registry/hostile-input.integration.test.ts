@@ -203,6 +203,15 @@ describe('registry on sqlite: bodies, targets and sockets', () => {
     expect(registry.errors).toEqual([])
   })
 
+  it('refuses a payload number JSON text would turn into null (1e309)', async () => {
+    const res = await registry.request('POST', '/v1/agents/messages', '{"to": "beta", "payload": {"n": [1, -1e309]}}', alpha)
+    expectRefusal(res, 400, 'invalid_number')
+    expect((res.body as {error: {field: string}}).error.field).toBe('payload.n[1]')
+    // Text a store could not keep as such is fine in a payload: it travels as escaped JSON.
+    const text = await registry.request('POST', '/v1/agents/messages', '{"to": "beta", "payload": "\\u0000 \\ud800"}', alpha)
+    expect(text.status).toBe(200)
+  })
+
   it('reads the inbox limit as digits only', async () => {
     for (const limit of ['0x10', '1e2', '%205', '5.0']) {
       expectRefusal(await registry.request('GET', `/v1/agents/messages?limit=${limit}`, undefined, alpha), 400, 'invalid_limit')

@@ -1,6 +1,7 @@
 import {forbidden, invalid, notFound, tooLarge, conflict} from '../../lib/errors.js'
 import type {Logger} from '../../lib/log.js'
 import {nestsDeeperThan} from '../card.js'
+import {assertStorableJson} from '../storable-json.js'
 import {ACK_MAX_IDS, AGENT_ID_PATTERN, MAX_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH, READ_DEFAULT_LIMIT, READ_MAX_LIMIT, REGISTRY_SENDER} from './constants.js'
 import type {InboxMessage, MessageRoute, MessagingStore, StoredMessage} from './store/store.js'
 import {newWebhookSecret} from './webhook/signature.js'
@@ -50,6 +51,8 @@ export function checkMessage(to: unknown, payload: unknown): asserts to is strin
   if (nestsDeeperThan(payload, MAX_PAYLOAD_DEPTH)) {
     throw invalid('payload_too_deep', `payload nests deeper than ${MAX_PAYLOAD_DEPTH} levels`, {field: 'payload'})
   }
+  // `1e309` parses as Infinity, which JSON text would carry on as null.
+  assertStorableJson(payload, 'payload', {text: false})
   // spec: Model B messaging carries any JSON; mesh caps one payload at 64 KB.
   const size = Buffer.byteLength(JSON.stringify(payload))
   if (size > MAX_PAYLOAD_BYTES) throw tooLarge('payload_too_large', `payload is ${size} bytes; the limit is ${MAX_PAYLOAD_BYTES}`, {field: 'payload'})
