@@ -269,6 +269,19 @@ describe('registry on sqlite: bodies, targets and sockets', () => {
     expect(plain.headers.upgrade).toBe('websocket')
   })
 
+  it('reads the socket’s Authorization scheme case-insensitively, like the HTTP routes', async () => {
+    const ws = new WebSocket(`${registry.url.replace('http', 'ws')}/v1/agents/ws`, {headers: {authorization: `bearer ${alpha.token}`}})
+    try {
+      const [data] = (await new Promise((resolve, reject) => {
+        ws.once('message', (...args) => resolve(args))
+        ws.once('unexpected-response', (_request, response) => reject(new Error(`refused with ${response.statusCode}`)))
+      })) as [Buffer]
+      expect(JSON.parse(String(data))).toMatchObject({type: 'welcome', agent_id: 'alpha'})
+    } finally {
+      ws.terminate()
+    }
+  })
+
   it('answers a too-deep payload on the socket with an error frame, and the socket keeps working', async () => {
     const ws = new WebSocket(`${registry.url.replace('http', 'ws')}/v1/agents/ws?token=${alpha.token}`)
     const frames: Array<Record<string, unknown>> = []

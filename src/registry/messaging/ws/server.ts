@@ -49,8 +49,8 @@ interface Connection extends LiveSocket {
 const tokenOf = (request: IncomingMessage, url: URL): string | undefined => {
   const fromQuery = url.searchParams.get('token')
   if (fromQuery) return fromQuery
-  const header = request.headers.authorization
-  return header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined
+  // The auth scheme is case-insensitive (RFC 9110 11.1), as on the HTTP routes.
+  return /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1]
 }
 
 /**
