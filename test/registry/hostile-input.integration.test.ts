@@ -272,10 +272,10 @@ describe('registry on sqlite: bodies, targets and sockets', () => {
   it('reads the socket’s Authorization scheme case-insensitively, like the HTTP routes', async () => {
     const ws = new WebSocket(`${registry.url.replace('http', 'ws')}/v1/agents/ws`, {headers: {authorization: `bearer ${alpha.token}`}})
     try {
-      const [data] = (await new Promise((resolve, reject) => {
-        ws.once('message', (...args) => resolve(args))
+      const data = await new Promise<WebSocket.RawData>((resolve, reject) => {
+        ws.once('message', (message) => resolve(message))
         ws.once('unexpected-response', (_request, response) => reject(new Error(`refused with ${response.statusCode}`)))
-      })) as [Buffer]
+      })
       expect(JSON.parse(String(data))).toMatchObject({type: 'welcome', agent_id: 'alpha'})
     } finally {
       ws.terminate()
