@@ -171,7 +171,6 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
       const agentId = agent.agentId
       assertBodyDepth(body, 'agent_card')
       const input = assertValid<PatchMeBody>('registry-patch-me', body)
-      assertStorableJson(input)
       let patch: AgentPatch = {}
       let warnings: string[] = []
       if (input.agent_card) {
@@ -200,9 +199,11 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
       if (description !== undefined) patch.description = description
       // The record authentication just read answers for a repeated card; the store compares again otherwise.
       const keeps = patchKeeps(agent, patch)
-      // Limits apply to the card as stored (tags and owner_class rewritten), which is never smaller than the
-      // pushed one; a repeated card was checked when it was stored. Its depth is already bounded: the body
-      // passed assertBodyDepth, and the rewritten fields are flat. Checked before any write (the webhook's too).
+      // What will be written is checked before any write (the webhook's too). A repeated card passed these
+      // checks when it was stored, so the heartbeat's usual push skips them. Limits apply to the card as
+      // stored (tags and owner_class rewritten), which is never smaller than the pushed one; its depth is
+      // already bounded: the body passed assertBodyDepth, and the rewritten fields are flat.
+      if (!keeps || input.webhook !== undefined) assertStorableJson(input)
       if (!keeps && patch.agentCard) assertCardSize(patch.agentCard)
       let webhookSecret: string | undefined
       if (input.webhook !== undefined) {
