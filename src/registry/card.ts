@@ -6,8 +6,8 @@
  */
 import {invalid} from '../lib/errors.js'
 import {assertValid} from '../lib/schemas.js'
+import {assertStorableJson} from '../lib/storable-json.js'
 import {MAX_CARD_BYTES, MAX_CARD_DEPTH, STATE_KEYS} from './constants.js'
-import {assertStorableJson} from './storable-json.js'
 import type {JsonObject, OwnerClass} from './types.js'
 
 /**

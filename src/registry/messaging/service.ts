@@ -1,7 +1,7 @@
 import {forbidden, invalid, notFound, tooLarge, conflict} from '../../lib/errors.js'
 import type {Logger} from '../../lib/log.js'
+import {assertStorableJson} from '../../lib/storable-json.js'
 import {nestsDeeperThan} from '../card.js'
-import {assertStorableJson} from '../storable-json.js'
 import {ACK_MAX_IDS, AGENT_ID_PATTERN, MAX_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH, READ_DEFAULT_LIMIT, READ_MAX_LIMIT, REGISTRY_SENDER} from './constants.js'
 import type {InboxMessage, MessageRoute, MessagingStore, StoredMessage} from './store/store.js'
 import {newWebhookSecret} from './webhook/signature.js'

@@ -5,7 +5,7 @@
  * carry a number that parsed as Infinity (`1e309`), so it would come back
  * null. Such input is refused up front, naming the field, on every store alike.
  */
-import {invalid} from '../lib/errors.js'
+import {invalid} from './errors.js'
 
 // A high surrogate not followed by a low one, or a low one not preceded by a high one; or NUL.
 const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
