@@ -30,6 +30,16 @@ export interface JsonCall {
   fetch?: typeof fetch
   /** Who answers, for messages and codes: "registry" → `registry_unreachable`, `registry_bad_answer`. */
   service: string
+  /** Checks a success body before the caller reads it: returns what is wrong (see answer-shape.ts), or null. */
+  check?: (body: unknown) => string | null
+}
+
+/** Why a request got no answer, in words a user can act on. */
+function unreachableReason(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `no answer within ${timeoutMs / 1000} s`
+  const reason = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)
+  // fetch refuses a fixed list of ports (1, 22, 25, 6000, ...) before connecting.
+  return reason === 'bad port' ? 'fetch refuses to use this port (a blocked port); run the server on another one' : reason
 }
 
 /** Sends the call and returns the parsed JSON body (undefined for an empty one). */
@@ -46,17 +56,26 @@ export async function callJson<T>(call: JsonCall): Promise<T> {
       signal: AbortSignal.timeout(call.timeoutMs),
     })
   } catch (error) {
-    const reason = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)
-    throw new MeshError('unavailable', `${call.service}_unreachable`, `Cannot reach the ${call.service} at ${call.url.origin}: ${reason}`, {cause: error})
+    throw new MeshError('unavailable', `${call.service}_unreachable`, `Cannot reach the ${call.service} at ${call.url.origin}: ${unreachableReason(error, call.timeoutMs)}`, {cause: error})
   }
-  const text = await response.text()
+  let text: string
+  try {
+    text = await response.text()
+  } catch (error) {
+    // The status came but the body did not (timeout or a dropped connection mid-body).
+    throw new MeshError('unavailable', `${call.service}_unreachable`, `The ${call.service} at ${call.url.origin} stopped answering ${what}: ${unreachableReason(error, call.timeoutMs)}`, {cause: error})
+  }
   let body: unknown
   try {
     body = text === '' ? undefined : JSON.parse(text)
   } catch {
-    if (response.ok) throw new MeshError('unavailable', `${call.service}_bad_answer`, `The ${call.service} answered ${what} with a body that is not JSON`)
+    if (response.ok) throw new MeshError('unavailable', `${call.service}_bad_answer`, `The ${call.service} at ${call.url.origin} answered ${what} with a body that is not JSON; is that address a mesh ${call.service}?`)
   }
   if (!response.ok) throw errorFromResponse(response, body, what, call.service)
+  const problem = call.check?.(body)
+  if (problem) {
+    throw new MeshError('unavailable', `${call.service}_bad_answer`, `The ${call.service} at ${call.url.origin} answered ${what} with an unexpected body (${problem}); is that address a mesh ${call.service} of this version?`)
+  }
   return body as T
 }
 
@@ -80,17 +99,20 @@ export function errorFromResponse(response: Response, body: unknown, what: strin
  * checked to parse and to be http(s) (or ws(s) when `websocket`). Trailing slashes dropped.
  */
 export function resolveServerUrl(options: {flag?: string; flagName: string; env: string; fallback: string; websocket?: boolean}, env: NodeJS.ProcessEnv = process.env): string {
-  const raw = (options.flag ?? env[options.env] ?? options.fallback).trim()
+  // An empty value (MESH_REGISTRY= in a script, or oclif passing that env var on as the flag) means "not set".
+  const raw = [options.flag, env[options.env], options.fallback].map((value) => (typeof value === 'string' ? value.trim() : '')).find((value) => value) ?? options.fallback
   const code = `usage_${options.flagName.replace(/^--/, '').replace(/-/g, '_')}_url`
+  // A password in the URL never reaches an error message.
+  const shown = raw.replace(/\/\/[^/@]*@/, '//***@')
   let url: URL
   try {
     url = new URL(raw)
   } catch {
-    throw new MeshError('invalid', code, `${options.flagName} must be a URL such as ${options.fallback}, got "${raw}"`)
+    throw new MeshError('invalid', code, `${options.flagName} must be a URL such as ${options.fallback}, got "${shown}"`)
   }
   const protocols = options.websocket ? ['http:', 'https:', 'ws:', 'wss:'] : ['http:', 'https:']
   if (!protocols.includes(url.protocol)) {
-    throw new MeshError('invalid', code, `${options.flagName} must be an http(s)${options.websocket ? ' or ws(s)' : ''} URL, got "${raw}"`)
+    throw new MeshError('invalid', code, `${options.flagName} must be an http(s)${options.websocket ? ' or ws(s)' : ''} URL, got "${shown}"`)
   }
   return url.toString().replace(/\/+$/, '')
 }

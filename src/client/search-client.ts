@@ -3,7 +3,7 @@
  * search"). Small on purpose: the CLI's `mesh search` and scripts use it.
  * Importing this file loads nothing heavy.
  */
-import {MeshError} from '../lib/errors.js'
+import {listProblem, shapeProblem, type AnswerShape} from './answer-shape.js'
 import type {SearchResponse, SearchResultItem} from '../registry/search/search-service.js'
 import {callJson, resolveServerUrl} from './http-json.js'
 
@@ -41,6 +41,22 @@ export interface SearchClientOptions {
 export const resolveRegistryUrl = (flag?: string, env: NodeJS.ProcessEnv = process.env): string =>
   resolveServerUrl({flag, flagName: '--registry', env: REGISTRY_ENV, fallback: DEFAULT_REGISTRY_URL}, env)
 
+// What `mesh search` renders of each result (search-format.ts); other fields are passed through as they come.
+const HIT: AnswerShape = {agent_id: 'string', display_name: 'string?', score: 'number', operational: 'boolean?', card_match: 'string?', endpoint: 'string?', invoke: 'array', description: 'string?'}
+
+const INVOKE: AnswerShape = {skill: 'string', url: 'string'}
+
+function searchAnswerProblem(answer: unknown): string | null {
+  const results = (answer as {results?: unknown})?.results
+  const problem = shapeProblem(answer, {results: 'array'}) ?? listProblem(results as unknown[], HIT, 'results')
+  if (problem) return problem
+  for (const [i, hit] of (results as Array<{invoke: unknown[]}>).entries()) {
+    const invoke = listProblem(hit.invoke, INVOKE, `results[${i}].invoke`)
+    if (invoke) return invoke
+  }
+  return null
+}
+
 /** Calls `POST <registry>/v1/search`; registry errors keep their stable code. */
 export async function searchRegistry(query: SearchQuery, options: SearchClientOptions): Promise<SearchAnswer> {
   const registry = options.registry.replace(/\/+$/, '')
@@ -51,10 +67,8 @@ export async function searchRegistry(query: SearchQuery, options: SearchClientOp
     timeoutMs: options.timeoutMs ?? SEARCH_TIMEOUT_MS,
     fetch: options.fetch,
     service: 'registry',
+    check: searchAnswerProblem,
   })
-  const answer = body as Partial<SearchAnswer> | undefined
-  if (!answer || !Array.isArray(answer.results)) {
-    throw new MeshError('internal', 'registry_bad_answer', `The registry at ${registry} answered POST /v1/search without a results list`)
-  }
+  const answer = body as Partial<SearchAnswer> & {results: SearchHit[]}
   return {results: answer.results, count: answer.count ?? answer.results.length, ignored_keys: answer.ignored_keys ?? [], took_ms: answer.took_ms ?? 0}
 }
