@@ -5,9 +5,10 @@
  * no keychain, so they use files; callers tell the user which backend holds
  * the secret. Secrets are never logged.
  */
-import {mkdir, readFile, rm} from 'node:fs/promises'
+import {mkdir, open, rm} from 'node:fs/promises'
 import {join} from 'node:path'
 import {writeFileAtomic} from '../lib/atomic-write.js'
+import {MeshError} from '../lib/errors.js'
 import {KEYCHAIN_SERVICE} from './constants.js'
 
 export type SecretBackend = 'keychain' | 'file'
@@ -37,22 +38,50 @@ export interface OpenSecretStoreOptions {
 const fileNameOf = (name: string) =>
   name.replace(/[^A-Za-z0-9._@-]/g, (c) => '~' + c.codePointAt(0)!.toString(16).padStart(2, '0') + '~')
 
+const errnoOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message
+
+/** Reads one secret file; null when absent. Refuses a file others can read, as ssh does for private keys. */
+async function readSecretFile(file: string): Promise<string | null> {
+  let handle
+  try {
+    handle = await open(file, 'r')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw new MeshError('invalid', 'secret_unreadable', `Cannot read the secret file ${file}: ${errnoOf(error)}`, {cause: error})
+  }
+  try {
+    const info = await handle.stat()
+    if (!info.isFile()) throw new MeshError('invalid', 'secret_unreadable', `The secret file ${file} is not a regular file; remove it and register again`)
+    // Windows has no POSIX modes to check.
+    if (process.platform !== 'win32' && (info.mode & 0o077) !== 0) {
+      throw new MeshError('forbidden', 'secret_file_mode', `The secret file ${file} can be read by other users (mode ${(info.mode & 0o777).toString(8)}); run \`chmod 600 ${file}\``)
+    }
+    // Hand-made files often end in a newline; no mesh secret has surrounding whitespace.
+    const text = (await handle.readFile('utf8')).trim()
+    return text === '' ? null : text
+  } catch (error) {
+    if (error instanceof MeshError) throw error
+    throw new MeshError('invalid', 'secret_unreadable', `Cannot read the secret file ${file}: ${errnoOf(error)}`, {cause: error})
+  } finally {
+    await handle.close()
+  }
+}
+
 /** Files of mode 0600 in a 0700 folder. */
 export function createFileSecretStore(dir: string): SecretStore {
   return {
     backend: 'file',
     location: dir,
-    async get(name) {
-      try {
-        return await readFile(join(dir, fileNameOf(name)), 'utf8')
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-        throw error
-      }
-    },
+    get: (name) => readSecretFile(join(dir, fileNameOf(name))),
     async set(name, value) {
-      await mkdir(dir, {recursive: true, mode: 0o700})
-      await writeFileAtomic(join(dir, fileNameOf(name)), value, {mode: 0o600})
+      try {
+        await mkdir(dir, {recursive: true, mode: 0o700})
+        await writeFileAtomic(join(dir, fileNameOf(name)), value, {mode: 0o600})
+      } catch (error) {
+        const why = errnoOf(error)
+        const hint = why === 'ENOTDIR' || why === 'EEXIST' ? ' (a part of that path is a file, not a folder)' : ''
+        throw new MeshError('invalid', 'secret_store_failed', `Cannot write a secret into ${dir}: ${why}${hint}; pass --credentials <folder> or set MESH_CREDENTIALS_DIR`, {cause: error})
+      }
     },
     async delete(name) {
       await rm(join(dir, fileNameOf(name)), {force: true})
