@@ -1,6 +1,8 @@
 import {Args, Flags} from '@oclif/core'
 import {MeshCommand} from '../cli/base-command.js'
 import {DEFAULT_REGISTRY_URL, REGISTRY_ENV} from '../client/search-client.js'
+import {assertAgentId} from '../client/agent-id.js'
+import {assertCredentialsDir} from '../client/credentials-dir.js'
 import {MeshError} from '../lib/errors.js'
 
 export default class Register extends MeshCommand {
@@ -28,9 +30,7 @@ Creates the agent's identity key (or reuses the one kept for this agent id), reg
 
   async run() {
     const {args, flags} = await this.parse(Register)
-    if (!/^[A-Za-z0-9_-]{3,64}$/.test(args.agent_id)) {
-      throw new MeshError('invalid', 'usage_agent_id', 'agent_id is 3 to 64 characters of [A-Za-z0-9_-]')
-    }
+    assertAgentId(args.agent_id)
     const [{resolveRegistryUrl, createRegistryClient}, identity, secrets, creds] = await Promise.all([
       import('../client/registry-client.js'),
       import('../identity/keys.js'),
@@ -38,7 +38,9 @@ Creates the agent's identity key (or reuses the one kept for this agent id), reg
       import('../registry/credentials.js'),
     ])
     const registry = resolveRegistryUrl(flags.registry)
-    const dir = creds.credentialsDir(flags.credentials)
+    const dir = await assertCredentialsDir(creds.credentialsDir(flags.credentials))
+    // A corrupt agents.json must stop us before the registry hands out an api_key we could not record.
+    await creds.readProfiles(dir)
     const store = await secrets.openSecretStore({dir})
 
     // The identity key is saved before registering, so a crash in between never loses a bound key.
@@ -49,7 +51,13 @@ Creates the agent's identity key (or reuses the one kept for this agent id), reg
       await store.set(creds.identityKeyName(args.agent_id), privateKeyPem)
       createdKey = true
     }
-    const pubkey = identity.exportPublicKey(identity.importPrivateKey(privateKeyPem))
+    let pubkey: string
+    try {
+      pubkey = identity.exportPublicKey(identity.importPrivateKey(privateKeyPem))
+    } catch {
+      // Never echo the key material; name where it is and what to do.
+      throw new MeshError('invalid', 'identity_key_unreadable', `The identity key of ${args.agent_id} in ${store.location} is not an Ed25519 private key (PKCS#8 PEM); restore it from a backup (a new key cannot take over an id already registered)`)
+    }
     const capabilities = flags.capabilities?.split(',').map((c) => c.trim()).filter(Boolean)
     const client = createRegistryClient({registry})
     const answer = await client.register(
@@ -61,7 +69,11 @@ Creates the agent's identity key (or reuses the one kept for this agent id), reg
     } catch (error) {
       throw new MeshError('internal', 'secret_store_failed', `Registered, but the api_key could not be stored (${(error as Error).message}); run \`mesh register ${args.agent_id}\` again to rotate it`)
     }
-    await creds.saveProfile(dir, args.agent_id, {registry, pubkey: answer.pubkey, did: answer.did, handle: answer.handle, secrets: store.backend, registered_at: new Date().toISOString()})
+    try {
+      await creds.saveProfile(dir, args.agent_id, {registry, pubkey: answer.pubkey, did: answer.did, handle: answer.handle, secrets: store.backend, registered_at: new Date().toISOString()})
+    } catch (error) {
+      throw new MeshError('internal', 'profile_save_failed', `Registered ${args.agent_id} and stored its api_key, but ${dir}/agents.json could not be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pass --agent ${args.agent_id} --registry ${registry} to later commands`)
+    }
 
     const result = {
       agent_id: answer.agent_id,

@@ -1,5 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
+import {assertAgentId} from '../../client/agent-id.js'
 import {DEFAULT_REGISTRY_URL, REGISTRY_ENV} from '../../client/search-client.js'
 
 export default class AgentIdentity extends MeshCommand {
@@ -16,7 +17,7 @@ export default class AgentIdentity extends MeshCommand {
   async run() {
     const {args, flags} = await this.parse(AgentIdentity)
     const {createRegistryClient, resolveRegistryUrl} = await import('../../client/registry-client.js')
-    const attestation = await createRegistryClient({registry: resolveRegistryUrl(flags.registry)}).identity(args.agent_id)
+    const attestation = await createRegistryClient({registry: resolveRegistryUrl(flags.registry)}).identity(assertAgentId(args.agent_id))
     if (!this.jsonEnabled()) {
       this.log(`agent_id    ${attestation.agent_id}`)
       this.log(`handle      ${attestation.handle}`)

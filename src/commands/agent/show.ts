@@ -1,5 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
+import {assertAgentId} from '../../client/agent-id.js'
 import {DEFAULT_REGISTRY_URL, REGISTRY_ENV} from '../../client/search-client.js'
 
 export default class AgentShow extends MeshCommand {
@@ -16,7 +17,7 @@ export default class AgentShow extends MeshCommand {
   async run() {
     const {args, flags} = await this.parse(AgentShow)
     const {createRegistryClient, resolveRegistryUrl} = await import('../../client/registry-client.js')
-    const record = await createRegistryClient({registry: resolveRegistryUrl(flags.registry)}).getAgent(args.agent_id)
+    const record = await createRegistryClient({registry: resolveRegistryUrl(flags.registry)}).getAgent(assertAgentId(args.agent_id))
     if (!this.jsonEnabled()) {
       const rows: Array<[string, unknown]> = [
         ['agent_id', record.agent_id],

@@ -1,9 +1,20 @@
+import {stat} from 'node:fs/promises'
 import {resolve} from 'node:path'
 import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {stdoutIsTTY} from '../../cli/tty.js'
 import {DEFAULT_REGISTRY_URL, REGISTRY_ENV} from '../../client/search-client.js'
-import {MeshError} from '../../lib/errors.js'
+import {assertAgentId} from '../../client/agent-id.js'
+import {assertCredentialsDir} from '../../client/credentials-dir.js'
+import {isMeshError, MeshError} from '../../lib/errors.js'
+
+/** A card error as one line that names the file (YAML errors come with a multi-line code frame). */
+function cardError(error: unknown, shownPath: string, fullPath: string): unknown {
+  if (!isMeshError(error)) return error
+  const firstLine = error.message.split('\n')[0].replace(/:\s*$/, '')
+  const message = firstLine.includes(fullPath) ? firstLine : `${shownPath}: ${firstLine}`
+  return new MeshError(error.kind, error.code, message, {field: error.field, cause: error})
+}
 
 export default class AgentUp extends MeshCommand {
   static override description = `Keep an agent online: every interval (under 5 minutes) get a token, then push the DiscoveryCard.
@@ -25,6 +36,11 @@ The card file is re-read before every heartbeat, so edits propagate on the next 
     once: Flags.boolean({description: 'send one heartbeat and exit', default: false}),
   }
 
+  /** stdout is NDJSON here, so an error is one more line, not an indented document. */
+  protected override logJson(json: unknown): void {
+    process.stdout.write(JSON.stringify(json) + '\n')
+  }
+
   async run() {
     const {flags} = await this.parse(AgentUp)
     const [{createRegistryClient, resolveRegistryUrl}, {openSecretStore}, creds, {runHeartbeat}, {loadCardFile}] = await Promise.all([
@@ -35,17 +51,22 @@ The card file is re-read before every heartbeat, so edits propagate on the next 
       import('../../registry/card-file.js'),
     ])
     const cardPath = resolve(flags.card)
+    if (flags.agent !== undefined) assertAgentId(flags.agent, '--agent')
     // Fail fast on a bad card, before touching credentials or the network.
-    await loadCardFile(cardPath)
-    const dir = creds.credentialsDir(flags.credentials)
+    if (!(await stat(cardPath).catch(() => null))) {
+      throw new MeshError('invalid', 'usage_card_not_found', `The card file ${cardPath} does not exist; pass --card <card.json|card.yaml>`)
+    }
+    const loadCard = () => loadCardFile(cardPath).catch((error: unknown) => Promise.reject(cardError(error, flags.card, cardPath)))
+    await loadCard()
+    const dir = await assertCredentialsDir(creds.credentialsDir(flags.credentials))
     const {agentId, profile} = await creds.resolveAgentId(dir, flags.agent)
-    const registry = resolveRegistryUrl(flags.registry ?? profile?.registry)
+    const registry = resolveRegistryUrl(flags.registry || profile?.registry)
     let apiKey = process.env[creds.API_KEY_ENV]
     if (!apiKey) {
       const store = await openSecretStore({dir})
       apiKey = (await store.get(creds.apiKeyName(agentId, registry))) ?? undefined
       if (!apiKey) {
-        throw new MeshError('invalid', 'usage_no_api_key', `No api_key for ${agentId} on ${registry} in ${store.location}; run \`mesh register ${agentId}\` or set ${creds.API_KEY_ENV}`)
+        throw new MeshError('invalid', 'usage_no_api_key', `No api_key for ${agentId} on ${registry} in ${store.location}; run \`mesh register ${agentId} --registry ${registry}\` or set ${creds.API_KEY_ENV}`)
       }
     }
 
@@ -54,16 +75,28 @@ The card file is re-read before every heartbeat, so edits propagate on the next 
     const stop = () => controller.abort()
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
-    const write = (line: string) => process.stdout.write(line)
+    // The terminal status line is rewritten in place; an error must start on a fresh line after it.
+    let statusLineOpen = false
+    const write = (line: string) => {
+      statusLineOpen = !line.endsWith('\n')
+      process.stdout.write(line)
+    }
+    // --once is for scripts and cron: the first failed beat is the answer, not a reason to retry forever.
+    let onceFailure: {code: string; message: string} | undefined
     const result = await runHeartbeat({
       client: createRegistryClient({registry}),
       agentId,
       apiKey,
-      loadCard: () => loadCardFile(cardPath),
+      loadCard,
       intervalMs: flags.interval * 1000,
       once: flags.once,
       signal: controller.signal,
       onEvent(event) {
+        if (flags.once && event.event === 'retry') {
+          onceFailure = event.error
+          controller.abort()
+          return
+        }
         if (!pretty) return void write(JSON.stringify(event) + '\n')
         const time = event.at.slice(11, 19)
         if (event.event === 'heartbeat') {
@@ -72,7 +105,7 @@ The card file is re-read before every heartbeat, so edits propagate on the next 
         } else if (event.event === 'retry') {
           write(`\r\x1b[2K\x1b[33m●\x1b[0m ${agentId}: ${event.error.message} · retry ${event.attempt} in ${Math.ceil(event.next_in_ms / 1000)} s`)
         } else if (event.event === 'card_invalid') {
-          write(`\r\x1b[2K\x1b[33m!\x1b[0m ${flags.card}: ${event.error.message} (still pushing the last good card)\n`)
+          write(`\r\x1b[2K\x1b[33m!\x1b[0m ${event.error.message} (still pushing the last good card)\n`)
         } else {
           write(`\r\x1b[2K${agentId} stopped after ${event.beats} heartbeat${event.beats === 1 ? '' : 's'}\n`)
         }
@@ -80,7 +113,11 @@ The card file is re-read before every heartbeat, so edits propagate on the next 
     }).finally(() => {
       process.off('SIGINT', stop)
       process.off('SIGTERM', stop)
+      if (statusLineOpen) process.stdout.write('\n')
     })
+    if (onceFailure) {
+      throw new MeshError('unavailable', onceFailure.code, onceFailure.message)
+    }
     // Events were the output; under --json nothing else is printed.
     if (this.jsonEnabled()) process.exit(0)
     return {agent_id: agentId, registry, beats: result.beats}

@@ -1,6 +1,8 @@
 import {Args} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {MeshError} from '../../lib/errors.js'
+import {assertAnswerShape} from '../../client/answer-shape.js'
+import {checkSessionFlags} from '../../client/session-flags.js'
 import {sessionFlags} from '../../registry/messaging/client/cli-flags.js'
 
 export default class InboxAck extends MeshCommand {
@@ -27,8 +29,9 @@ Ids that are not in your inbox are skipped; the count of removed messages is pri
     })
     const {openAgentSession} = await import('../../registry/messaging/client/session.js')
     const {createInboxClient} = await import('../../registry/messaging/client/http.js')
+    await checkSessionFlags(flags)
     const session = await openAgentSession(flags)
-    const answer = await createInboxClient({registry: session.registry, token: () => session.token}).ack(ids)
+    const answer = await assertAnswerShape(await createInboxClient({registry: session.registry, token: () => session.token}).ack(ids), {acked: 'number'}, 'POST /v1/agents/messages/ack', session.registry)
     if (!this.jsonEnabled()) this.log(`acked ${answer.acked} of ${ids.length}`)
     return answer
   }

@@ -1,6 +1,8 @@
 import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {stdoutIsTTY} from '../../cli/tty.js'
+import {assertAnswerShape} from '../../client/answer-shape.js'
+import {checkSessionFlags} from '../../client/session-flags.js'
 import {sessionFlags} from '../../registry/messaging/client/cli-flags.js'
 
 export default class InboxRead extends MeshCommand {
@@ -26,12 +28,13 @@ Messages are removed from the inbox as they are returned, oldest first, and each
     const {openAgentSession} = await import('../../registry/messaging/client/session.js')
     const {createInboxClient} = await import('../../registry/messaging/client/http.js')
     const {formatMessageLine} = await import('../../registry/messaging/client/format.js')
+    await checkSessionFlags(flags)
     const session = await openAgentSession(flags)
     const inbox = createInboxClient({registry: session.registry, token: () => session.token})
     const tty = stdoutIsTTY()
     const messages = []
     for (;;) {
-      const batch = (await inbox.read(flags.limit)).messages
+      const batch = assertAnswerShape(await inbox.read(flags.limit), {messages: 'array'}, 'GET /v1/agents/messages', session.registry, {list: 'messages', shape: {id: 'number', ts: 'string', from: 'string'}}).messages
       messages.push(...batch)
       if (!this.jsonEnabled()) for (const message of batch) this.log(tty ? formatMessageLine(message) : JSON.stringify(message))
       // A full page means more may wait; --limit alone reads one page.

@@ -1,6 +1,8 @@
 import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {MeshError} from '../../lib/errors.js'
+import {assertAnswerShape} from '../../client/answer-shape.js'
+import {checkSessionFlags} from '../../client/session-flags.js'
 import {sessionFlags} from '../../registry/messaging/client/cli-flags.js'
 
 async function readStdin(): Promise<string> {
@@ -33,8 +35,9 @@ The payload is JSON when it parses ('{"ask":"forecast"}', 42, null), otherwise t
     const {parsePayload} = await import('../../registry/messaging/client/format.js')
     const text = flags.payload === '-' ? await readStdin() : flags.payload
     if (text === '') throw new MeshError('invalid', 'usage_empty_payload', 'The payload is empty; pass --payload <json|text> (or "null" for a JSON null)')
+    await checkSessionFlags(flags)
     const session = await openAgentSession(flags)
-    const answer = await createInboxClient({registry: session.registry, token: () => session.token}).send(flags.to, parsePayload(text))
+    const answer = await assertAnswerShape(await createInboxClient({registry: session.registry, token: () => session.token}).send(flags.to, parsePayload(text)), {message_id: 'number'}, 'POST /v1/agents/messages', session.registry)
     if (!this.jsonEnabled()) this.log(`sent #${answer.message_id} to ${flags.to}`)
     return answer
   }

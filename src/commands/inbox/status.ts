@@ -1,5 +1,7 @@
 import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
+import {assertAnswerShape} from '../../client/answer-shape.js'
+import {checkSessionFlags} from '../../client/session-flags.js'
 import {sessionFlags} from '../../registry/messaging/client/cli-flags.js'
 
 export default class InboxStatus extends MeshCommand {
@@ -19,10 +21,11 @@ export default class InboxStatus extends MeshCommand {
     const {openAgentSession} = await import('../../registry/messaging/client/session.js')
     const {createInboxClient} = await import('../../registry/messaging/client/http.js')
     const {formatMessageLine} = await import('../../registry/messaging/client/format.js')
+    await checkSessionFlags(flags)
     const session = await openAgentSession(flags)
     const client = createInboxClient({registry: session.registry, token: () => session.token})
     const requeued = flags.retry ? (await client.retryDeadLetters()).requeued : undefined
-    const status = await client.status()
+    const status = assertAnswerShape(await client.status(), {webhook: 'object?', pending: 'object', dead_letters: 'array'}, 'GET /v1/agents/me/webhook', session.registry)
     if (!this.jsonEnabled()) {
       this.log(status.webhook ? `webhook: ${status.webhook.url} (since ${status.webhook.created_at})` : 'webhook: none (poll with mesh inbox read)')
       this.log(`waiting: ${status.pending.inbox} in the inbox, ${status.pending.webhook} for the webhook, ${status.pending.dead} dead`)

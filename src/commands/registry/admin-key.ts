@@ -18,6 +18,8 @@ The key is generated at the first start of \`mesh serve registry\` into <data>/r
     const {flags} = await this.parse(RegistryAdminKey)
     const {readAdminKeyFile} = await import('../../registry/shared-secrets.js')
     const dataDir = resolve(flags.data)
+    const {checkDataDir} = await import('../../client/serve-checks.js')
+    await checkDataDir(dataDir)
     let key: string | null
     try {
       key = await readAdminKeyFile(dataDir)

@@ -43,16 +43,21 @@ Storage is SQLite in <data>/mesh.db unless --database-url names a PostgreSQL dat
     'log-level': Flags.option({options: ['debug', 'info', 'warn', 'error'] as const, description: 'server log level (stderr)', default: 'info'})(),
   }
 
+  /** Under --json stdout is one JSON event per line (listening, stopped), so an error is one line too. */
+  protected override logJson(json: unknown): void {
+    process.stdout.write(JSON.stringify(json) + '\n')
+  }
+
   async run() {
     const {flags} = await this.parse(ServeRegistry)
+    const {checkUrl, checkNames, checkDataDir, failedBackend} = await import('../../client/serve-checks.js')
     const publicUrl = flags['public-url']
-    if (publicUrl !== undefined && !/^https?:\/\/[^\s/]+/i.test(publicUrl)) {
-      throw new MeshError('invalid', 'usage_public_url', `--public-url must be an http(s) URL, got "${publicUrl}"`)
-    }
-    if (flags['database-url'] && !/^postgres(ql)?:\/\//i.test(flags['database-url'])) {
-      throw new MeshError('invalid', 'usage_database_url', '--database-url must be a postgres:// URL')
-    }
-    if (flags.nats && !/^(nats|tls|wss?):\/\//i.test(flags.nats)) throw new MeshError('invalid', 'usage_nats_url', '--nats must be a nats:// URL')
+    if (publicUrl !== undefined) checkUrl(publicUrl, '--public-url', ['http:', 'https:'], 'https://registry.example')
+    if (flags['database-url']) checkUrl(flags['database-url'], '--database-url', ['postgres:', 'postgresql:'], 'postgres://mesh@db:5432/mesh')
+    if (flags.nats) for (const server of flags.nats.split(',')) checkUrl(server.trim(), '--nats', ['nats:', 'tls:', 'ws:', 'wss:'], 'nats://127.0.0.1:4222')
+    checkNames(flags)
+    const dataDir = resolve(flags.data)
+    await checkDataDir(dataDir)
 
     const [{createLogger}, {buildRegistryServer}, {serve}] = await Promise.all([
       import('../../lib/log.js'),
@@ -60,9 +65,15 @@ Storage is SQLite in <data>/mesh.db unless --database-url names a PostgreSQL dat
       import('../../http/host.js'),
     ])
     const logger = createLogger({name: 'registry', level: flags['log-level']})
-    const port = flags.port === 0 ? await freePort(flags.host) : flags.port
+    let port = flags.port
+    if (port === 0) {
+      try {
+        port = await freePort(flags.host)
+      } catch (error) {
+        throw new MeshError('unavailable', 'listen_failed', `The registry could not listen on ${flags.host}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; check --host`)
+      }
+    }
     const shownHost = flags.host.includes(':') ? `[${flags.host}]` : flags.host === '0.0.0.0' ? '127.0.0.1' : flags.host
-    const dataDir = resolve(flags.data)
     let server
     try {
       server = await buildRegistryServer({
@@ -81,8 +92,12 @@ Storage is SQLite in <data>/mesh.db unless --database-url names a PostgreSQL dat
         },
       })
     } catch (error) {
-      if (error instanceof MeshError || error instanceof TypeError) throw error
-      throw new MeshError('unavailable', 'registry_start_failed', `The registry could not start: ${(error as Error).message}`)
+      if (error instanceof MeshError) throw error
+      const backend = failedBackend(error, {databaseUrl: flags['database-url'], natsUrl: flags.nats, dataDir})
+      const e = error as NodeJS.ErrnoException
+      // NATS reports bare codes (CONNECTION_REFUSED); an AggregateError (every address refused) has an empty message.
+      const why = (e.message || e.code || String(error)).replace(/\/\/[^/@\s]*@/g, '//***@')
+      throw new MeshError('unavailable', 'registry_start_failed', `The registry could not start: ${backend ? `${backend}: ` : ''}${why}`)
     }
     let hosted
     try {
