@@ -5,6 +5,7 @@
  */
 import {invalid, notFound, rateLimited, unauthorized} from '../lib/errors.js'
 import {assertValid} from '../lib/schemas.js'
+import {assertStorableJson} from '../lib/storable-json.js'
 import {roleOfToken} from './access.js'
 import {ADMIN_TOKEN_PREFIX, CATALOG_DEFAULT_LIMIT, CATALOG_MAX_LIMIT, RELAY_PROTOCOL} from './constants.js'
 import type {Hub} from './hub.js'
@@ -49,6 +50,8 @@ export interface CreatedCluster {
 /** POST /v1/clusters — the quota is checked before anything is written. */
 export async function createCluster(c: ClusterOpsContext, body: unknown, clientIp: string): Promise<CreatedCluster> {
   const input = assertValid<CreateBody>('cluster-create', body)
+  // PostgreSQL refuses U+0000 (a 500); both stores alter a lone surrogate.
+  assertStorableJson(input)
   const ip = ipKey(clientIp)
   return c.creationLock.run(ip, () => createWithinQuota(c, input, ip))
 }
@@ -150,6 +153,7 @@ async function requireAdmin(c: ClusterOpsContext, clusterId: string, token: stri
 export async function patchCluster(c: ClusterOpsContext, clusterId: string, token: string | undefined, body: unknown): Promise<{cluster: ClusterDetail}> {
   const cluster = await requireAdmin(c, clusterId, token)
   const patch = assertValid<ClusterPatch>('cluster-patch', body)
+  assertStorableJson(patch)
   if (cluster.visibility === 'private') refusePublicOnly(patch)
   const updated = await c.store.updateCluster(clusterId, patch)
   if (!updated) throw noSuchCluster()

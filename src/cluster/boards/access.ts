@@ -5,7 +5,10 @@
  */
 import {notFound, unauthorized} from '../../lib/errors.js'
 import type {ClusterRecord, ClusterRole} from '../types.js'
+import {SLUG_MAX_CHARS} from './constants.js'
 import type {BoardsContext} from './context.js'
+import {BOARD_ID_PATTERN} from './ids.js'
+import {SLUG_PATTERN} from './slug.js'
 import type {BoardRecord} from './types.js'
 
 export interface OpenCluster {
@@ -31,9 +34,12 @@ export function requireAdmin(role: ClusterRole): void {
   }
 }
 
+/** Only a `b_` id or a slug can name a board; anything else (`%00` included, which PostgreSQL cannot compare) is unknown without a query. */
+const looksLikeBoardRef = (ref: string) => BOARD_ID_PATTERN.test(ref) || (ref.length <= SLUG_MAX_CHARS && SLUG_PATTERN.test(ref))
+
 /** A board of the cluster by id or slug, or 404 board_not_found. */
 export async function openBoard(context: BoardsContext, cluster: ClusterRecord, boardRef: string): Promise<BoardRecord> {
-  const board = await context.store.getBoard(cluster.cluster_id, boardRef)
+  const board = looksLikeBoardRef(boardRef) ? await context.store.getBoard(cluster.cluster_id, boardRef) : null
   if (!board) throw notFound('board_not_found', `No board "${boardRef}" in this cluster`)
   return board
 }

@@ -1,6 +1,7 @@
 /** Board reads and the admin's create/delete. Shapes: docs/boards.md. */
 import {conflict, invalid} from '../../lib/errors.js'
 import {assertValid} from '../../lib/schemas.js'
+import {assertStorableJson} from '../../lib/storable-json.js'
 import {openBoard, openCluster, requireAdmin} from './access.js'
 import {CHARTER_MAX_BYTES} from './constants.js'
 import {postStoresOf, type BoardsContext} from './context.js'
@@ -35,6 +36,8 @@ export async function createBoard(context: BoardsContext, clusterRef: string, to
   const {cluster, role} = await openCluster(context, clusterRef, token)
   requireAdmin(role)
   const input = assertValid<BoardCreateInput>('board-create', body)
+  // Refused on every store alike: PostgreSQL cannot keep U+0000, and a lone surrogate would come back altered.
+  assertStorableJson(input)
   const charter = input.charter ?? ''
   if (Buffer.byteLength(charter, 'utf8') > CHARTER_MAX_BYTES) {
     throw invalid('field_too_long', `charter is over ${CHARTER_MAX_BYTES} bytes of UTF-8`, {field: 'charter'})

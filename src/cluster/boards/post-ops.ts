@@ -1,11 +1,12 @@
 /** Reading, pinning and deleting posts. Shapes: docs/boards.md. */
 import {forbidden, invalid, notFound, unauthorized} from '../../lib/errors.js'
 import {assertValid} from '../../lib/schemas.js'
+import {assertStorableJson} from '../../lib/storable-json.js'
 import type {ClusterRecord} from '../types.js'
 import {openBoard, openCluster} from './access.js'
 import {POST_BODY_MAX_BYTES, type PostTtl} from './constants.js'
 import {postStoresOf, writeStoreOf, type BoardsContext} from './context.js'
-import {hashToken, newDeleteToken, newPostId, tokenMatches} from './ids.js'
+import {hashToken, newDeleteToken, newPostId, POST_ID_PATTERN, tokenMatches} from './ids.js'
 import {selectPostPage} from './post-listing.js'
 import {parsePostListQuery} from './post-query.js'
 import {cleanProps, isAgeGated} from './props.js'
@@ -31,7 +32,9 @@ const ageGated = () => forbidden('age_gated', 'This board is for adults (age_min
 /** A live post of the board from whichever store holds it. */
 async function findPost(context: BoardsContext, cluster: ClusterRecord, board: BoardRecord, postId: string): Promise<PostRecord> {
   const now = context.clock()
-  for (const store of postStoresOf(context)) {
+  // Only a `p_` id can name a post; anything else (`%00`, which PostgreSQL cannot compare) is unknown without a query.
+  const stores = POST_ID_PATTERN.test(postId) ? postStoresOf(context) : []
+  for (const store of stores) {
     const post = await store.getPost(cluster.cluster_id, postId, now)
     if (post && post.boardId === board.boardId) return post
   }
@@ -75,6 +78,8 @@ export async function createPost(context: BoardsContext, clusterRef: string, boa
   context.postsPerIp.hit(author.ip)
   context.postsPerAgent.hit(`${cluster.cluster_id}\n${author.agent}`)
   const input = assertValid<PostCreateInput>('post-create', await body())
+  // Also for posts kept in memory: whether a cluster persists must not change what a post may hold.
+  assertStorableJson(input)
   if (Buffer.byteLength(input.body, 'utf8') > POST_BODY_MAX_BYTES) {
     throw invalid('field_too_long', `body is over ${POST_BODY_MAX_BYTES} bytes of UTF-8`, {field: 'body'})
   }
