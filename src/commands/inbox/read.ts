@@ -3,6 +3,8 @@ import {MeshCommand} from '../../cli/base-command.js'
 import {stdoutIsTTY} from '../../cli/tty.js'
 import {assertAnswerShape} from '../../client/answer-shape.js'
 import {checkSessionFlags} from '../../client/session-flags.js'
+import {isMeshError} from '../../lib/errors.js'
+import type {InboxMessage} from '../../registry/messaging/store/store.js'
 import {sessionFlags} from '../../registry/messaging/client/cli-flags.js'
 
 export default class InboxRead extends MeshCommand {
@@ -32,11 +34,23 @@ Messages are removed from the inbox as they are returned, oldest first, and each
     const session = await openAgentSession(flags)
     const inbox = createInboxClient({registry: session.registry, token: () => session.token})
     const tty = stdoutIsTTY()
-    const messages = []
+    // Reading consumes: whatever was read before a failure must still be shown, never dropped.
+    const show = (message: InboxMessage) => (tty && typeof message?.ts === 'string' ? formatMessageLine(message) : JSON.stringify(message))
+    const messages: InboxMessage[] = []
     for (;;) {
-      const batch = assertAnswerShape(await inbox.read(flags.limit), {messages: 'array'}, 'GET /v1/agents/messages', session.registry, {list: 'messages', shape: {id: 'number', ts: 'string', from: 'string'}}).messages
+      let batch: InboxMessage[]
+      try {
+        batch = assertAnswerShape(await inbox.read(flags.limit), {messages: 'array'}, 'GET /v1/agents/messages', session.registry).messages
+      } catch (error) {
+        if (messages.length > 0 && this.jsonEnabled() && isMeshError(error)) {
+          // One document with both, and a failing exit; this.exit() here would print a second (EEXIT) document.
+          process.exitCode = 1
+          return {messages, error: {code: error.code, message: error.message}}
+        }
+        throw error
+      }
       messages.push(...batch)
-      if (!this.jsonEnabled()) for (const message of batch) this.log(tty ? formatMessageLine(message) : JSON.stringify(message))
+      if (!this.jsonEnabled()) for (const message of batch) this.log(show(message))
       // A full page means more may wait; --limit alone reads one page.
       if (!flags.all || batch.length === 0 || batch.length < (flags.limit ?? 100)) break
     }

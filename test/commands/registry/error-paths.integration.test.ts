@@ -17,11 +17,21 @@ const dirs: string[] = []
 const running: RunningRegistry[] = []
 let fake: Server
 let fakeUrl = ''
+let flakyPages = 0
 
 // One impostor: each path prefix answers in its own wrong way.
 beforeAll(async () => {
   fake = createServer((req, res) => {
     const [, kind] = req.url!.split('/')
+    if (kind === 'flaky') {
+      // A registry that hands out one page of messages, then fails.
+      if (req.url!.endsWith('/token')) return void res.writeHead(200, {'content-type': 'application/json'}).end('{"token":"t"}')
+      if (flakyPages++ === 0) {
+        const page = [1, 2].map((id) => ({id, ts: new Date().toISOString(), from: 'beta', payload: {n: id}}))
+        return void res.writeHead(200, {'content-type': 'application/json'}).end(JSON.stringify({messages: page}))
+      }
+      return void res.writeHead(500, {'content-type': 'text/plain'}).end('boom')
+    }
     if (kind === 'html') return void res.writeHead(200, {'content-type': 'text/html'}).end('<html><body>Welcome</body></html>')
     if (kind === 'shape') return void res.writeHead(200, {'content-type': 'application/json'}).end('{"hello":"world"}')
     res.writeHead(200, {'content-type': 'application/json'}).end('null')
@@ -144,6 +154,19 @@ describe('agent up failures', () => {
     const agent = await cli(['inbox', 'read', '--agent', 'a b', '--credentials', w.creds, '--json'])
     expectCleanFailure(agent, 2)
     expect(jsonError(agent.stdout).code).toBe('usage_agent_id')
+  })
+})
+
+describe('inbox read failures', () => {
+  it('--all --json still prints the messages it consumed before a later page failed, and exits 1', async () => {
+    const w = await workspace()
+    await registeredFrom(w.creds, `${fakeUrl}/flaky`)
+    flakyPages = 0
+    const result = await cli(['inbox', 'read', '--all', '--limit', '2', '--credentials', w.creds, '--json'])
+    expectCleanFailure(result, 1)
+    const answer = JSON.parse(result.stdout)
+    expect(answer.messages.map((m: {id: number}) => m.id)).toEqual([1, 2])
+    expect(answer.error.code).toBe('http_500')
   })
 })
 
