@@ -23,6 +23,11 @@ let flakyPages = 0
 beforeAll(async () => {
   fake = createServer((req, res) => {
     const [, kind] = req.url!.split('/')
+    if (kind === 'tokens-only') {
+      // Mints tokens, but is a plain web server for everything else (the WebSocket upgrade included).
+      if (req.url!.endsWith('/token')) return void res.writeHead(200, {'content-type': 'application/json'}).end('{"token":"t"}')
+      return void res.writeHead(200, {'content-type': 'text/html'}).end('<html></html>')
+    }
     if (kind === 'flaky') {
       // A registry that hands out one page of messages, then fails.
       if (req.url!.endsWith('/token')) return void res.writeHead(200, {'content-type': 'application/json'}).end('{"token":"t"}')
@@ -167,6 +172,17 @@ describe('inbox read failures', () => {
     const answer = JSON.parse(result.stdout)
     expect(answer.messages.map((m: {id: number}) => m.id)).toEqual([1, 2])
     expect(answer.error.code).toBe('http_500')
+  })
+})
+
+describe('inbox watch failures', () => {
+  it('says the address did not open the agent WebSocket, as one NDJSON line', async () => {
+    const w = await workspace()
+    await registeredFrom(w.creds, `${fakeUrl}/tokens-only`)
+    const result = await cli(['inbox', 'watch', '--credentials', w.creds, '--json'])
+    expectCleanFailure(result, 1)
+    expect(result.stdout.trim().split('\n')).toHaveLength(1)
+    expect(jsonError(result.stdout).message).toContain('did not open the agent WebSocket')
   })
 })
 
