@@ -2,19 +2,20 @@
  * Text a store cannot keep exactly — U+0000 (PostgreSQL refuses it: a 500)
  * and lone UTF-16 surrogates (both stores turn them into U+FFFD) — is
  * refused with 400 `invalid_text` naming the field, on SQLite and on
- * PostgreSQL alike, in every stored field of clusters, boards and posts.
- * Nothing is half-written, no error is logged, and the relay goes on
- * serving. Path segments no id or slug can have (`%00`) are unknown
- * (404) without a query.
+ * PostgreSQL alike, in every stored field of clusters, boards, posts and
+ * presence (a socket's handle and did, refused before the upgrade). Nothing
+ * is half-written, no error is logged, and the relay goes on serving. Path
+ * segments no id or slug can have (`%00`) are unknown (404) without a query.
  */
 import {mkdtemp, rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join as joinPath} from 'node:path'
+import WebSocket from 'ws'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {startRelayServer, type RunningRelay} from '../../src/cluster/server.js'
 import {silentLogger, type Logger} from '../../src/lib/log.js'
 import {dropSchema, PG_URL, uniqueSchema} from '../support/backends.js'
-import {api} from './helpers.js'
+import {api, Client, join, refusal, wsUrl} from './helpers.js'
 
 /** JSON texts whose strings hold what the stores cannot keep (escapes, so the bytes on the wire are ASCII). */
 const NUL = '\\u0000'
@@ -142,4 +143,34 @@ describe.each(['sqlite', 'postgres'] as const)('unstorable text on %s', (store) 
     // The board is still reached by slug.
     expect((await api(relay.url, 'GET', `${base}/rides`)).status).toBe(200)
   })
+
+  it('refuses a handle or did holding U+0000 before the upgrade, and the cluster goes on relaying', async () => {
+    for (const [query, field] of [[{agent: 'a\u0000b'}, 'agent'], [{agent: 'a', did: 'did:key:\u0000'}, 'did']] as const) {
+      const refused = await refusal(relay.url, cluster.cluster_id, query)
+      expect([refused.status, refused.body.error.code]).toEqual([400, 'invalid_text'])
+      expect((refused.body.error as {message?: string}).message).toContain(field)
+    }
+    const a = await join(relay.url, cluster.cluster_id, {agent: 'a'})
+    const b = await join(relay.url, cluster.cluster_id, {agent: 'b'})
+    a.send('still here')
+    expect((await b.next((f) => f.type === 'message')).payload).toBe('still here')
+    const detail = (await api(relay.url, 'GET', `/v1/clusters/${cluster.cluster_id}`)).body.cluster
+    expect(detail.members.map((m: {agent: string}) => m.agent)).toEqual(['a', 'b'])
+    await Promise.all([a.close(), b.close()])
+  })
+})
+
+// A handle arrives only in the URL, whose percent-decoding already turns a lone surrogate's bytes into
+// U+FFFD: pinned here, so a change of query parser that let one through would show.
+it('reads a percent-encoded lone surrogate in the handle as U+FFFD, a character every store keeps', async () => {
+  const relay = await startOn('sqlite')
+  try {
+    const {cluster_id} = (await api(relay.url, 'POST', '/v1/clusters', {visibility: 'public'})).body
+    const client = new Client(new WebSocket(wsUrl(relay.url, cluster_id, {}).replace(/\?$/, '?agent=%ED%A0%80')))
+    await client.opened
+    expect((await client.next((f) => f.type === 'ready')).you).toBe('\ufffd\ufffd\ufffd')
+    await client.close()
+  } finally {
+    await relay.stop()
+  }
 })

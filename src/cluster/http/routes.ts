@@ -6,6 +6,7 @@
 import Router from '@koa/router'
 import type {Context, Middleware} from 'koa'
 import {readJsonObject} from '../../http/json-body.js'
+import {sendError} from '../../http/error-middleware.js'
 import {invalid} from '../../lib/errors.js'
 import {MAX_BODY_BYTES} from '../constants.js'
 import {createCluster, deleteCluster, getClusterDetail, listCatalog, patchCluster, type ClusterOpsContext} from '../cluster-ops.js'
@@ -31,6 +32,15 @@ export function relayRoutes(c: ClusterOpsContext): Middleware {
   })
   router.get('/', async (ctx) => {
     ctx.body = await listCatalog(c, {limit: intQuery(ctx, 'limit', 1), offset: intQuery(ctx, 'offset', 0)})
+  })
+  // The socket's path without an upgrade would otherwise be a bare 404 "no route".
+  router.get('/:id/ws', (ctx) => {
+    ctx.set('Upgrade', 'websocket')
+    sendError(ctx, 426, 'upgrade_required', 'This is the cluster WebSocket: connect with a WebSocket client (?agent=<handle>, and token=<ck_…> for a private cluster)')
+  })
+  router.all('/:id/ws', (ctx) => {
+    ctx.set('Allow', 'GET')
+    sendError(ctx, 405, 'method_not_allowed', `${ctx.method} is not allowed on the cluster WebSocket; open it with GET`)
   })
   router.get('/:id', async (ctx) => {
     ctx.body = await getClusterDetail(c, ctx.params.id, presentedToken(ctx))

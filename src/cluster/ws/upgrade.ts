@@ -8,7 +8,9 @@ import type {IncomingMessage} from 'node:http'
 import type {Duplex} from 'node:stream'
 import {WebSocketServer} from 'ws'
 import {refuseUpgrade} from '../../http/host.js'
+import {isMeshError} from '../../lib/errors.js'
 import type {Logger} from '../../lib/log.js'
+import {assertStorableJson} from '../../lib/storable-json.js'
 import {roleOfToken} from '../access.js'
 import {CLUSTER_TOKEN_HEADER, MAX_DID_LENGTH, MAX_HANDLE_LENGTH, WS_MAX_PAYLOAD_FACTOR} from '../constants.js'
 import type {Hub} from '../hub.js'
@@ -19,25 +21,54 @@ import type {MemberIdentity} from './member.js'
 const WS_PATH = /^\/v1\/clusters\/([^/]+)\/ws\/?$/
 const VIS: readonly MemberVis[] = ['public', 'private', 'ghost']
 
+/**
+ * mesh's JSON refusal; the socket is destroyed once it is written, as ws's own
+ * refusals do: the server keeps sockets half-open, so a peer that never ends
+ * its side would otherwise keep the connection (and, in a handshake, the place).
+ */
+function refuse(socket: Duplex, status: number, code: string, message: string, headers?: Record<string, string>) {
+  refuseUpgrade(socket, status, code, message, headers)
+  socket.once('finish', () => socket.destroy())
+}
+
 class Refusal {
   constructor(readonly status: number, readonly code: string, readonly message: string, readonly headers: Record<string, string> = {}) {}
 }
 
+/** A query parameter given at most once: a repeated one is refused, as on the REST routes, not silently picked. */
+function single(query: URLSearchParams, name: string): string | null {
+  const values = query.getAll(name)
+  if (values.length > 1) throw new Refusal(400, 'invalid_query', `Query parameter "${name}" is given more than once`)
+  return values.length === 0 ? null : values[0]
+}
+
+/** Handle and did are kept in presence rows: U+0000 would fail there on PostgreSQL (a join that dies after the handshake). */
+function refuseUnstorable(value: string, field: string) {
+  try {
+    assertStorableJson(value, field)
+  } catch (error) {
+    if (isMeshError(error)) throw new Refusal(400, error.code, error.message)
+    throw error
+  }
+}
+
 /** Reads the member's self-asserted identity from the query (spec: Member). */
 function readIdentity(query: URLSearchParams): {agent: string; did: string | null; vis: MemberVis} {
-  const agent = query.get('agent')
+  const agent = single(query, 'agent')
   if (agent === null || agent.trim() === '') throw new Refusal(400, 'agent_required', 'Query parameter "agent" (your handle) is required')
   if (agent.length > MAX_HANDLE_LENGTH) throw new Refusal(400, 'invalid_agent', `Handle is longer than ${MAX_HANDLE_LENGTH} characters`)
-  const did = query.get('did') || null
+  refuseUnstorable(agent, 'agent')
+  const did = single(query, 'did') || null
   if (did && did.length > MAX_DID_LENGTH) throw new Refusal(400, 'invalid_did', `did is longer than ${MAX_DID_LENGTH} characters`)
-  const vis = (query.get('vis') || 'public') as MemberVis
+  if (did) refuseUnstorable(did, 'did')
+  const vis = (single(query, 'vis') || 'public') as MemberVis
   if (!VIS.includes(vis)) throw new Refusal(400, 'invalid_vis', 'vis must be one of public, private, ghost')
   return {agent, did, vis}
 }
 
 /** The `ck_`/`ak_` token: query `token` (spec), or the headers non-browser clients may prefer. */
 function presentedToken(request: IncomingMessage, query: URLSearchParams): string | null {
-  const fromQuery = query.get('token')
+  const fromQuery = single(query, 'token')
   if (fromQuery) return fromQuery
   const header = request.headers[CLUSTER_TOKEN_HEADER]
   if (typeof header === 'string' && header.trim()) return header.trim()
@@ -63,12 +94,20 @@ export function createUpgradeHandler(options: UpgradeOptions) {
     perMessageDeflate: false,
     clientTracking: false,
   })
+  /** The place held for each request being upgraded, given back at once when ws refuses its handshake. */
+  const seatOf = new WeakMap<IncomingMessage, () => void>()
+  // ws's own refusal of a malformed handshake (Upgrade, key, version, protocol list) is a text/html body; ours is JSON.
+  wss.on('wsClientError', (error: Error, socket: Duplex, request: IncomingMessage) => {
+    seatOf.get(request)?.()
+    const headers: Record<string, string> = /version/i.test(error.message) ? {'Sec-WebSocket-Version': '13, 8'} : {}
+    refuse(socket, 400, 'invalid_handshake', `WebSocket handshake refused: ${error.message}`, headers)
+  })
 
   async function admit(request: IncomingMessage, socket: Duplex, head: Buffer, idOrSlug: string, query: URLSearchParams) {
     const {agent, did, vis} = readIdentity(query)
+    const token = presentedToken(request, query)
     const cluster = await options.clusters.get(idOrSlug)
     if (!cluster) throw new Refusal(404, 'cluster_not_found', 'No such cluster')
-    const token = presentedToken(request, query)
     const role = token ? await roleOfToken(options.store, cluster.cluster_id, token) : null
     const isPublic = cluster.visibility === 'public'
     if (!isPublic && !role) {
@@ -80,8 +119,9 @@ export function createUpgradeHandler(options: UpgradeOptions) {
     if (!releaseSeat) {
       throw new Refusal(429, 'cluster_full', `This cluster has reached its limit of ${options.limits.membersPerCluster} members`, {'Retry-After': '30'})
     }
-    // A handshake ws refuses (bad key or version) never reaches accept(): the place comes back when the socket goes.
+    // A socket that never reaches accept() gives the place back when it goes, or at once when ws refuses its handshake.
     socket.once('close', releaseSeat)
+    seatOf.set(request, releaseSeat)
     // DECISIONS: on a public cluster, a socket presenting the ck_ token (or the admin token) is the owner.
     const identity: MemberIdentity = {agent, did, vis, owner: isPublic && role !== null, public: isPublic}
     if (socket.destroyed) return releaseSeat()
@@ -107,18 +147,26 @@ export function createUpgradeHandler(options: UpgradeOptions) {
     if (!match) return false
     // The client may vanish while we look the cluster up; its reset must not crash the process.
     socket.on('error', () => socket.destroy())
+    // Before any lookup: ws would refuse it anyway, after a cluster query and a held place.
+    if (request.method !== 'GET') {
+      refuse(socket, 405, 'method_not_allowed', 'A cluster WebSocket opens with GET', {Allow: 'GET'})
+      return true
+    }
     let idOrSlug: string
     try {
       idOrSlug = decodeURIComponent(match[1])
     } catch {
-      refuseUpgrade(socket, 404, 'cluster_not_found', 'No such cluster')
+      refuse(socket, 404, 'cluster_not_found', 'No such cluster')
       return true
     }
-    admit(request, socket, head, idOrSlug, url.searchParams).catch((error) => {
-      if (error instanceof Refusal) return refuseUpgrade(socket, error.status, error.code, error.message, error.headers)
-      options.logger.error('websocket admission failed', {error: String(error)})
-      refuseUpgrade(socket, 503, 'unavailable', 'The relay cannot admit members right now')
-    })
+    admit(request, socket, head, idOrSlug, url.searchParams)
+      .catch((error) => {
+        if (error instanceof Refusal) return refuse(socket, error.status, error.code, error.message, error.headers)
+        options.logger.error('websocket admission failed', {error: String(error)})
+        refuse(socket, 503, 'unavailable', 'The relay cannot admit members right now')
+      })
+      // Last resort: a throw while refusing must not become an unhandled rejection (Node 20 exits on one).
+      .catch(() => socket.destroy())
     return true
   }
 }
