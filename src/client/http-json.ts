@@ -5,6 +5,7 @@
  * server said. Importing this file loads nothing heavy.
  */
 import {MeshError, type ErrorKind} from '../lib/errors.js'
+import {printable} from './printable.js'
 
 /** The HTTP status → error kind table of mesh clients (the inverse of src/http/error-middleware.ts). */
 export const KIND_OF_STATUS: Record<number, ErrorKind> = {
@@ -79,6 +80,13 @@ export async function callJson<T>(call: JsonCall): Promise<T> {
   return body as T
 }
 
+const SERVER_CODE = /^[A-Za-z0-9_.-]{1,64}$/
+const MAX_SERVER_MESSAGE = 500
+const oneLine = (text: string) => {
+  const line = printable(text).replace(/\s+/g, ' ').trim()
+  return line.length > MAX_SERVER_MESSAGE ? `${line.slice(0, MAX_SERVER_MESSAGE - 1)}…` : line
+}
+
 /** A server's error answer as a MeshError with its code, message, field, status and Retry-After. */
 export function errorFromResponse(response: Response, body: unknown, what: string, service: string): MeshError {
   const error = (body as {error?: {code?: unknown; message?: unknown; field?: unknown}} | undefined)?.error
@@ -86,12 +94,13 @@ export function errorFromResponse(response: Response, body: unknown, what: strin
   const details: Record<string, unknown> = {status}
   const retryAfter = Number(response.headers.get('retry-after'))
   if (Number.isFinite(retryAfter) && retryAfter > 0) details.retry_after = retryAfter
-  return new MeshError(
-    KIND_OF_STATUS[status] ?? (status >= 500 ? 'unavailable' : 'invalid'),
-    typeof error?.code === 'string' ? error.code : `http_${status}`,
-    typeof error?.message === 'string' ? error.message : `The ${service} answered ${status} to ${what}`,
-    {field: typeof error?.field === 'string' ? error.field : undefined, details},
-  )
+  // The server's words reach a terminal: one line, no control characters, a code that looks like one.
+  const code = typeof error?.code === 'string' && SERVER_CODE.test(error.code) ? error.code : `http_${status}`
+  const message = typeof error?.message === 'string' && error.message.trim() ? oneLine(error.message) : `The ${service} answered ${status} to ${what}`
+  return new MeshError(KIND_OF_STATUS[status] ?? (status >= 500 ? 'unavailable' : 'invalid'), code, message, {
+    field: typeof error?.field === 'string' ? oneLine(error.field) : undefined,
+    details,
+  })
 }
 
 /**

@@ -3,6 +3,7 @@
  * at a terminal; tab-separated lines (no header, no colour) for a pipe, so
  * `mesh search "ocr" | cut -f1` gives agent ids.
  */
+import {printable} from './printable.js'
 import type {SearchAnswer, SearchHit} from './search-client.js'
 
 const ESC = '\u001B['
@@ -14,9 +15,10 @@ function operationalWord(hit: SearchHit): string {
 
 /** One line per result: agent_id, display_name, score, operational, card_match, endpoint, invoke URLs (space-separated). */
 export function formatSearchLines(answer: SearchAnswer): string[] {
-  const clean = (text: string | null | undefined) => (text ? text.replace(/[\t\r\n]+/g, ' ') : '-')
+  // Card text is other agents' input: no tab may split a field, no control character reach the terminal.
+  const clean = (text: string | null | undefined) => (text ? printable(text).replace(/ +/g, ' ') : '-')
   return answer.results.map((hit) =>
-    [hit.agent_id, clean(hit.display_name), String(hit.score), String(hit.operational), clean(hit.card_match), clean(hit.endpoint), hit.invoke.map((i) => i.url).join(' ') || '-'].join('\t'),
+    [clean(hit.agent_id), clean(hit.display_name), String(hit.score), String(hit.operational), clean(hit.card_match), clean(hit.endpoint), clean(hit.invoke.map((i) => i.url).join(' ')) || '-'].join('\t'),
   )
 }
 
@@ -34,16 +36,17 @@ export function formatSearchTable(answer: SearchAnswer, options: {columns?: numb
   const columns = options.columns ?? 100
   const header = ['#', 'AGENT', 'SCORE', 'OPERATIONAL', 'CARD MATCH', 'SKILLS', 'DESCRIPTION']
   const rows = answer.results.map((hit, i) => {
-    const name = hit.display_name && hit.display_name !== hit.agent_id ? `${hit.display_name} (${hit.agent_id})` : hit.agent_id
+    const agentId = printable(hit.agent_id)
+    const name = hit.display_name && hit.display_name !== hit.agent_id ? `${printable(hit.display_name)} (${agentId})` : agentId
     const op = operationalWord(hit)
     return [
       String(i + 1),
       hit.verified ? `${name} ${paint(colour, '36', '✓')}` : name,
       hit.score.toFixed(3),
       paint(colour, op === 'yes' ? '32' : op === 'no' ? '31' : '2', op),
-      hit.card_match ?? '-',
-      hit.invoke.map((i) => i.skill).join(', ') || '-',
-      (hit.description ?? '').replace(/\s+/g, ' '),
+      printable(hit.card_match ?? '-'),
+      printable(hit.invoke.map((i) => i.skill).join(', ')) || '-',
+      printable(hit.description ?? '').replace(/\s+/g, ' '),
     ]
   })
   const table = [header, ...rows]

@@ -3,6 +3,7 @@ import {MeshCommand} from '../cli/base-command.js'
 import {DEFAULT_REGISTRY_URL, REGISTRY_ENV} from '../client/search-client.js'
 import {assertAgentId} from '../client/agent-id.js'
 import {assertCredentialsDir} from '../client/credentials-dir.js'
+import {printable} from '../client/printable.js'
 import {MeshError} from '../lib/errors.js'
 
 export default class Register extends MeshCommand {
@@ -90,8 +91,8 @@ Creates the agent's identity key (or reuses the one kept for this agent id), reg
     }
     if (!this.jsonEnabled()) {
       this.log(`${answer.rotated ? 'Rotated the api_key of' : 'Registered'} ${answer.agent_id} on ${registry}`)
-      this.log(`  handle    ${answer.handle}`)
-      this.log(`  identity  ${answer.did} (${createdKey ? 'new key' : 'existing key'}, verified)`)
+      this.log(`  handle    ${printable(answer.handle)}`)
+      this.log(`  identity  ${printable(String(answer.did))} (${createdKey ? 'new key' : 'existing key'}, verified)`)
       this.log(`  secrets   ${store.backend === 'keychain' ? store.location : `files in ${store.location} (no OS keychain answered)`}`)
       if (flags['show-api-key']) this.log(`  api_key   ${answer.api_key}`)
       this.log(`Next: mesh agent up --card <card.json>${flags.registry ? ` --registry ${registry}` : ''}`)

@@ -1,6 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {assertAgentId} from '../../client/agent-id.js'
+import {shown} from '../../client/printable.js'
 import {DEFAULT_REGISTRY_URL, REGISTRY_ENV} from '../../client/search-client.js'
 
 export default class AgentIdentity extends MeshCommand {
@@ -20,12 +21,12 @@ export default class AgentIdentity extends MeshCommand {
     const attestation = await createRegistryClient({registry: resolveRegistryUrl(flags.registry)}).identity(assertAgentId(args.agent_id))
     if (!this.jsonEnabled()) {
       this.log(`agent_id    ${attestation.agent_id}`)
-      this.log(`handle      ${attestation.handle}`)
-      this.log(`did         ${attestation.did ?? 'no key bound'}`)
-      this.log(`pubkey      ${attestation.pubkey ?? '—'}`)
+      this.log(`handle      ${shown(attestation.handle)}`)
+      this.log(`did         ${shown(attestation.did ?? 'no key bound')}`)
+      this.log(`pubkey      ${shown(attestation.pubkey ?? '—')}`)
       this.log(`verified    ${attestation.verified ? 'yes (bound with a signed proof)' : 'no'}`)
-      this.log(`endpoint    ${attestation.endpoint ?? '—'}`)
-      this.log(`registered  ${attestation.registered}`)
+      this.log(`endpoint    ${shown(attestation.endpoint ?? '—')}`)
+      this.log(`registered  ${shown(attestation.registered)}`)
       this.log(`online      ${attestation.online ? 'yes' : 'no'}`)
     }
     return attestation

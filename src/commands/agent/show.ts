@@ -1,6 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {assertAgentId} from '../../client/agent-id.js'
+import {shown} from '../../client/printable.js'
 import {DEFAULT_REGISTRY_URL, REGISTRY_ENV} from '../../client/search-client.js'
 
 export default class AgentShow extends MeshCommand {
@@ -32,8 +33,9 @@ export default class AgentShow extends MeshCommand {
         ['card match', record.card_match ?? '—'],
         ['handle', record.handle],
       ]
-      for (const [label, value] of rows) this.log(`${label.padEnd(13)} ${value}`)
-      if (record.description) this.log(`\n${record.description}`)
+      // Card fields are the agent's own input: shown without control characters.
+      for (const [label, value] of rows) this.log(`${label.padEnd(13)} ${shown(value)}`)
+      if (record.description) this.log(`\n${shown(record.description)}`)
     }
     return record
   }

@@ -6,6 +6,7 @@ import {stdoutIsTTY} from '../../cli/tty.js'
 import {DEFAULT_REGISTRY_URL, REGISTRY_ENV} from '../../client/search-client.js'
 import {assertAgentId} from '../../client/agent-id.js'
 import {assertCredentialsDir} from '../../client/credentials-dir.js'
+import {printable} from '../../client/printable.js'
 import {isMeshError, MeshError} from '../../lib/errors.js'
 
 /** A card error as one line that names the file (YAML errors come with a multi-line code frame). */
@@ -100,12 +101,12 @@ The card file is re-read before every heartbeat, so edits propagate on the next 
         if (!pretty) return void write(JSON.stringify(event) + '\n')
         const time = event.at.slice(11, 19)
         if (event.event === 'heartbeat') {
-          const warn = event.warnings ? ` · ⚠ ${event.warnings.join('; ')}` : ''
+          const warn = event.warnings ? ` · ⚠ ${printable(event.warnings.join('; '))}` : ''
           write(`\r\x1b[2K\x1b[32m●\x1b[0m ${agentId} online on ${registry} · heartbeat #${event.beat} at ${time}${event.next_in_ms ? ` · next in ${Math.round(event.next_in_ms / 1000)} s` : ''}${warn}`)
         } else if (event.event === 'retry') {
-          write(`\r\x1b[2K\x1b[33m●\x1b[0m ${agentId}: ${event.error.message} · retry ${event.attempt} in ${Math.ceil(event.next_in_ms / 1000)} s`)
+          write(`\r\x1b[2K\x1b[33m●\x1b[0m ${agentId}: ${printable(event.error.message)} · retry ${event.attempt} in ${Math.ceil(event.next_in_ms / 1000)} s`)
         } else if (event.event === 'card_invalid') {
-          write(`\r\x1b[2K\x1b[33m!\x1b[0m ${event.error.message} (still pushing the last good card)\n`)
+          write(`\r\x1b[2K\x1b[33m!\x1b[0m ${printable(event.error.message)} (still pushing the last good card)\n`)
         } else {
           write(`\r\x1b[2K${agentId} stopped after ${event.beats} heartbeat${event.beats === 1 ? '' : 's'}\n`)
         }
