@@ -33,6 +33,28 @@ export interface JsonCall {
   service: string
   /** Checks a success body before the caller reads it: returns what is wrong (see answer-shape.ts), or null. */
   check?: (body: unknown) => string | null
+  /** Largest body accepted (default MAX_ANSWER_BYTES). */
+  maxBytes?: number
+}
+
+/**
+ * The most a mesh answer can need (a full inbox page: 500 messages of 64 KB, JSON-escaped), so a
+ * server streaming without end fails the call instead of filling the client's memory.
+ */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024
+
+/** The body as text, refusing (with a MeshError) one longer than `max` bytes. */
+async function readCapped(response: Response, max: number): Promise<string> {
+  if (!response.body) return ''
+  const chunks: Uint8Array[] = []
+  let total = 0
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    total += chunk.byteLength
+    // Throwing out of the loop cancels the stream.
+    if (total > max) throw new MeshError('too_large', 'answer_too_large', `more than ${max} bytes`)
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks).toString('utf8')
 }
 
 /** Why a request got no answer, in words a user can act on. */
@@ -61,8 +83,11 @@ export async function callJson<T>(call: JsonCall): Promise<T> {
   }
   let text: string
   try {
-    text = await response.text()
+    text = await readCapped(response, call.maxBytes ?? MAX_ANSWER_BYTES)
   } catch (error) {
+    if (error instanceof MeshError) {
+      throw new MeshError('unavailable', `${call.service}_bad_answer`, `The ${call.service} at ${call.url.origin} answered ${what} with more than ${call.maxBytes ?? MAX_ANSWER_BYTES} bytes; is that address a mesh ${call.service}?`)
+    }
     // The status came but the body did not (timeout or a dropped connection mid-body).
     throw new MeshError('unavailable', `${call.service}_unreachable`, `The ${call.service} at ${call.url.origin} stopped answering ${what}: ${unreachableReason(error, call.timeoutMs)}`, {cause: error})
   }

@@ -111,3 +111,20 @@ describe('registry URL and agent id checks', () => {
     expect(thrown(() => assertAgentId('a b')).code).toBe('usage_agent_id')
   })
 })
+
+describe('answer size', () => {
+  it('refuses a body longer than the cap instead of reading it all', async () => {
+    let sent = 0
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        sent += 1024
+        controller.enqueue(new Uint8Array(1024).fill(32))
+      },
+    })
+    const fetchImpl = (async () => new Response(endless, {status: 200})) as unknown as typeof fetch
+    const error = await caught(callJson({method: 'GET', url: new URL('http://127.0.0.1:9/x'), timeoutMs: 5000, fetch: fetchImpl, service: 'registry', maxBytes: 10_000}))
+    expect(error.code).toBe('registry_bad_answer')
+    expect(error.message).toContain('more than 10000 bytes')
+    expect(sent).toBeLessThan(100_000)
+  })
+})
