@@ -4,10 +4,15 @@
  * refusal, never a bare 404 — and cost the relay nothing it keeps: no place
  * in the cluster stays held, no error is logged, other members go on.
  */
+import {mkdtemp, rm} from 'node:fs/promises'
 import {connect} from 'node:net'
+import {tmpdir} from 'node:os'
+import {join as joinPath} from 'node:path'
 import {afterEach, expect, it, vi} from 'vitest'
+import {serve} from '../../../src/http/host.js'
 import type {Logger} from '../../../src/lib/log.js'
 import {silentLogger} from '../../../src/lib/log.js'
+import {buildRegistryServer} from '../../../src/registry/compose.js'
 import {api, Client, createCluster, join, refusal, startRelay, type TestRelay} from '../helpers.js'
 
 let relay: TestRelay
@@ -173,5 +178,31 @@ it('closes the connection after every refusal, also when the peer never ends its
     await vi.waitFor(async () => expect(await open()).toBeLessThanOrEqual(before))
   } finally {
     for (const answer of refused) answer.socket.destroy()
+  }
+})
+
+it('gives the same JSON refusals when the registry serves the relay (mesh serve registry), and /health still answers', async () => {
+  const dataDir = await mkdtemp(joinPath(tmpdir(), 'mesh-relay-in-registry-'))
+  const built = await buildRegistryServer({dataDir, publicUrl: 'http://registry.example', logger})
+  const hosted = await serve({services: built.services, logger, port: 0})
+  try {
+    const {cluster_id} = await createCluster(hosted.url, {visibility: 'public'})
+    const path = `/v1/clusters/${cluster_id}/ws`
+    const answers = [
+      await exchange(hosted.url, opening(`${path}?agent=x`, {'Sec-WebSocket-Version': '7'})),
+      await exchange(hosted.url, opening(`${path}?agent=a%00b`)),
+      await exchange(hosted.url, opening(`${path}?agent=x`, {'Content-Length': '0'}, 'POST')),
+    ]
+    expect(answers.map((a) => [a.status, a.body.error?.code])).toEqual([
+      [400, 'invalid_handshake'],
+      [400, 'invalid_text'],
+      [405, 'method_not_allowed'],
+    ])
+    expect((await api(hosted.url, 'GET', `${path}?agent=x`)).status).toBe(426)
+    expect((await fetch(`${hosted.url}/health`)).status).toBe(200)
+  } finally {
+    await hosted.stop()
+    await built.close()
+    await rm(dataDir, {recursive: true, force: true})
   }
 })
