@@ -52,13 +52,16 @@ const QUERY_SHAPES: Record<string, string> = {
 
 /**
  * A query checked against its schema, with a plain sentence from `shapes`
- * where the schema's message would quote a regex or a length.
+ * where the schema's message would quote a regex or a length, and for a
+ * parameter given more than once.
  */
 export function assertQuery<T>(schema: string, raw: unknown, shapes: Record<string, string>): T {
   try {
     return assertValid<T>(schema, raw, 'invalid_query')
   } catch (error) {
     const field = isMeshError(error) ? error.field : undefined
+    // A repeated parameter reaches the schema as an array: "must be string" would not say what went wrong.
+    if (field && Array.isArray((raw as Record<string, unknown> | null)?.[field])) throw invalid('invalid_query', `${field} is given more than once`, {field})
     if (field && shapes[field] && /pattern|NOT have (more|fewer)/.test(error instanceof Error ? error.message : '')) {
       throw invalid('invalid_query', shapes[field], {field})
     }

@@ -6,7 +6,6 @@
 import Router from '@koa/router'
 import type {Context, Middleware} from 'koa'
 import {readJsonObject} from '../../http/json-body.js'
-import {assertValid} from '../../lib/schemas.js'
 import {createBoard, deleteBoard, getBoard, listBoards} from './board-ops.js'
 import {presentedToken, singleQuery} from '../http/credentials.js'
 import {BOARD_REQUEST_MAX_BYTES, DELETE_TOKEN_HEADER, DELETE_TOKEN_QUERY, POST_REQUEST_MAX_BYTES} from './constants.js'
@@ -55,11 +54,11 @@ export function boardRoutes(context: BoardsContext): Middleware {
     ctx.body = result
   })
   router.get('/:bid/posts/:pid', async (ctx) => {
-    const query = assertValid<{adult?: string}>('post-read-query', plainQuery(ctx), 'invalid_query')
+    const query = assertQuery<{adult?: string}>('post-read-query', plainQuery(ctx), {})
     ctx.body = await getPost(context, ctx.params.id, ctx.params.bid, ctx.params.pid, presentedToken(ctx), isAdult(query.adult))
   })
   router.delete('/:bid/posts/:pid', async (ctx) => {
-    assertValid('post-read-query', plainQuery(ctx), 'invalid_query')
+    assertQuery('post-read-query', plainQuery(ctx), {})
     ctx.body = await deletePost(context, ctx.params.id, ctx.params.bid, ctx.params.pid, presentedToken(ctx), deleteToken(ctx))
   })
 

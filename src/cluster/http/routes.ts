@@ -10,14 +10,15 @@ import {sendError} from '../../http/error-middleware.js'
 import {invalid} from '../../lib/errors.js'
 import {MAX_BODY_BYTES} from '../constants.js'
 import {createCluster, deleteCluster, getClusterDetail, listCatalog, patchCluster, type ClusterOpsContext} from '../cluster-ops.js'
-import {presentedToken} from './credentials.js'
+import {presentedToken, singleQuery} from './credentials.js'
 
-/** A non-negative integer query parameter, or undefined when absent. */
+/** A non-negative integer query parameter given at most once, or undefined when absent. */
 function intQuery(ctx: Context, name: string, min: number): number | undefined {
-  const raw = ctx.query[name]
-  if (raw === undefined || raw === '') return undefined
-  if (typeof raw !== 'string' || !/^\d{1,9}$/.test(raw) || Number(raw) < min) {
-    throw invalid('invalid_query', `${name} must be an integer ≥ ${min}`, {field: name})
+  const raw = singleQuery(ctx, name)
+  if (raw === undefined) return undefined
+  // Digits only: Number() would also take 1e3, 0x10 or " 5".
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < min) {
+    throw invalid('invalid_query', `${name} must be a whole number ≥ ${min}, in digits (at most 9)`, {field: name})
   }
   return Number(raw)
 }
