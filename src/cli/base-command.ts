@@ -1,6 +1,14 @@
 import {Command} from '@oclif/core'
 import {isMeshError} from '../lib/errors.js'
 
+/** oclif's multi-line messages as one line, without its pointer to --help. */
+const oneLine = (message: string) =>
+  message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('See more help with'))
+    .join(' ')
+
 /** Exit codes every mesh command shares (documented in docs/cli.md). */
 export const EXIT = {ok: 0, failure: 1, usage: 2} as const
 
@@ -21,6 +29,14 @@ export abstract class MeshCommand extends Command {
         this.exit(exit)
       }
       this.error(error.message, {code: error.code, exit})
+    }
+    if (this.jsonEnabled()) {
+      // oclif's own errors (flag parsing: exit 2) and anything unexpected: the same one-object shape as a
+      // MeshError, never oclif's serialized error with its internals.
+      const usage = error.oclif?.exit === EXIT.usage
+      const message = oneLine(String(error.message ?? error))
+      this.logJson({error: {code: usage ? 'usage_error' : 'internal', message}})
+      this.exit(usage ? EXIT.usage : EXIT.failure)
     }
     return super.catch(error)
   }
