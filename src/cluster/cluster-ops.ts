@@ -4,9 +4,9 @@
  * Authentication, Errors; DECISIONS: Slug, Create, Limits).
  */
 import {invalid, notFound, rateLimited, unauthorized} from '../lib/errors.js'
-import {assertValid} from '../lib/schemas.js'
 import {assertStorableJson} from '../lib/storable-json.js'
 import {roleOfToken} from './access.js'
+import {assertShaped, PROPS_SHAPES} from './schema-shapes.js'
 import {ADMIN_TOKEN_PREFIX, CATALOG_DEFAULT_LIMIT, CATALOG_MAX_LIMIT, RELAY_PROTOCOL} from './constants.js'
 import type {Hub} from './hub.js'
 import type {KeyedLock} from './keyed-lock.js'
@@ -49,7 +49,7 @@ export interface CreatedCluster {
 
 /** POST /v1/clusters — the quota is checked before anything is written. */
 export async function createCluster(c: ClusterOpsContext, body: unknown, clientIp: string): Promise<CreatedCluster> {
-  const input = assertValid<CreateBody>('cluster-create', body)
+  const input = assertShaped<CreateBody>('cluster-create', body, PROPS_SHAPES)
   // PostgreSQL refuses U+0000 (a 500); both stores alter a lone surrogate.
   assertStorableJson(input)
   const ip = ipKey(clientIp)
@@ -152,7 +152,7 @@ async function requireAdmin(c: ClusterOpsContext, clusterId: string, token: stri
 /** PATCH /v1/clusters/<cluster_id> — props, persist, topic, description (admin token). */
 export async function patchCluster(c: ClusterOpsContext, clusterId: string, token: string | undefined, body: unknown): Promise<{cluster: ClusterDetail}> {
   const cluster = await requireAdmin(c, clusterId, token)
-  const patch = assertValid<ClusterPatch>('cluster-patch', body)
+  const patch = assertShaped<ClusterPatch>('cluster-patch', body, PROPS_SHAPES)
   assertStorableJson(patch)
   if (cluster.visibility === 'private') refusePublicOnly(patch)
   const updated = await c.store.updateCluster(clusterId, patch)

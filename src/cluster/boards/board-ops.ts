@@ -1,7 +1,7 @@
 /** Board reads and the admin's create/delete. Shapes: docs/boards.md. */
 import {conflict, invalid} from '../../lib/errors.js'
-import {assertValid} from '../../lib/schemas.js'
 import {assertStorableJson} from '../../lib/storable-json.js'
+import {assertShaped, PROPS_SHAPES, TITLE_SHAPE} from '../schema-shapes.js'
 import {openBoard, openCluster, requireAdmin} from './access.js'
 import {CHARTER_MAX_BYTES} from './constants.js'
 import {postStoresOf, type BoardsContext} from './context.js'
@@ -16,6 +16,12 @@ export interface BoardCreateInput {
   title: string
   charter?: string
   props?: Props
+}
+
+const BOARD_SHAPES = {
+  ...PROPS_SHAPES,
+  slug: 'slug must be 1 to 48 lowercase letters and digits in words joined by single hyphens, e.g. lift-offers',
+  title: TITLE_SHAPE,
 }
 
 /** `GET /v1/clusters/:id/boards` → `{boards, count}` (without charters). */
@@ -35,7 +41,7 @@ export async function getBoard(context: BoardsContext, clusterRef: string, board
 export async function createBoard(context: BoardsContext, clusterRef: string, token: string | undefined, body: unknown): Promise<{board: BoardView}> {
   const {cluster, role} = await openCluster(context, clusterRef, token)
   requireAdmin(role)
-  const input = assertValid<BoardCreateInput>('board-create', body)
+  const input = assertShaped<BoardCreateInput>('board-create', body, BOARD_SHAPES)
   // Refused on every store alike: PostgreSQL cannot keep U+0000, and a lone surrogate would come back altered.
   assertStorableJson(input)
   const charter = input.charter ?? ''

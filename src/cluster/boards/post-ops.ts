@@ -1,7 +1,7 @@
 /** Reading, pinning and deleting posts. Shapes: docs/boards.md. */
 import {forbidden, invalid, notFound, unauthorized} from '../../lib/errors.js'
-import {assertValid} from '../../lib/schemas.js'
 import {assertStorableJson} from '../../lib/storable-json.js'
+import {assertShaped, PROPS_SHAPES, TITLE_SHAPE} from '../schema-shapes.js'
 import type {ClusterRecord} from '../types.js'
 import {openBoard, openCluster} from './access.js'
 import {POST_BODY_MAX_BYTES, type PostTtl} from './constants.js'
@@ -77,7 +77,7 @@ export async function createPost(context: BoardsContext, clusterRef: string, boa
   // DECISIONS: limits are configurable and answer 429; the handle is self-asserted, so the IP bounds it too.
   context.postsPerIp.hit(author.ip)
   context.postsPerAgent.hit(`${cluster.cluster_id}\n${author.agent}`)
-  const input = assertValid<PostCreateInput>('post-create', await body())
+  const input = assertShaped<PostCreateInput>('post-create', await body(), {...PROPS_SHAPES, title: TITLE_SHAPE})
   // Also for posts kept in memory: whether a cluster persists must not change what a post may hold.
   assertStorableJson(input)
   if (Buffer.byteLength(input.body, 'utf8') > POST_BODY_MAX_BYTES) {

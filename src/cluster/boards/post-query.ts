@@ -2,8 +2,8 @@
  * The query of `GET …/posts`: `near`, `km`, `lang`, `adult`, `limit`,
  * `cursor`, validated into one typed object (400 with the offending field).
  */
-import {invalid, isMeshError} from '../../lib/errors.js'
-import {assertValid} from '../../lib/schemas.js'
+import {invalid} from '../../lib/errors.js'
+import {assertShaped, type Shapes} from '../schema-shapes.js'
 import {DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, MAX_RADIUS_KM} from './constants.js'
 import {parseNear, type Point} from './geo.js'
 
@@ -50,24 +50,8 @@ const QUERY_SHAPES: Record<string, string> = {
   cursor: 'cursor is not one this server handed out',
 }
 
-/**
- * A query checked against its schema, with a plain sentence from `shapes`
- * where the schema's message would quote a regex or a length, and for a
- * parameter given more than once.
- */
-export function assertQuery<T>(schema: string, raw: unknown, shapes: Record<string, string>): T {
-  try {
-    return assertValid<T>(schema, raw, 'invalid_query')
-  } catch (error) {
-    const field = isMeshError(error) ? error.field : undefined
-    // A repeated parameter reaches the schema as an array: "must be string" would not say what went wrong.
-    if (field && Array.isArray((raw as Record<string, unknown> | null)?.[field])) throw invalid('invalid_query', `${field} is given more than once`, {field})
-    if (field && shapes[field] && /pattern|NOT have (more|fewer)/.test(error instanceof Error ? error.message : '')) {
-      throw invalid('invalid_query', shapes[field], {field})
-    }
-    throw error
-  }
-}
+/** A query checked against its schema, in sentences (schema-shapes.ts); every refusal is `invalid_query`. */
+export const assertQuery = <T>(schema: string, raw: unknown, shapes: Shapes): T => assertShaped<T>(schema, raw, shapes, 'invalid_query')
 
 /** Validates the raw query (strings) and reads it. */
 export function parsePostListQuery(raw: unknown): PostListQuery {
