@@ -47,9 +47,11 @@ export interface CreatedCluster {
   protocol: string
 }
 
+const CREATE_SHAPES = {...PROPS_SHAPES, name: 'name must be 1 to 100 characters, not only spaces'}
+
 /** POST /v1/clusters — the quota is checked before anything is written. */
 export async function createCluster(c: ClusterOpsContext, body: unknown, clientIp: string): Promise<CreatedCluster> {
-  const input = assertShaped<CreateBody>('cluster-create', body, PROPS_SHAPES)
+  const input = assertShaped<CreateBody>('cluster-create', body, CREATE_SHAPES)
   // PostgreSQL refuses U+0000 (a 500); both stores alter a lone surrogate.
   assertStorableJson(input)
   const ip = ipKey(clientIp)

@@ -1,3 +1,4 @@
+import {isUtf8} from 'node:buffer'
 import type {Context} from 'koa'
 import {invalid, tooLarge} from '../lib/errors.js'
 
@@ -53,7 +54,7 @@ function collect(ctx: Context, limit: number): Promise<Buffer> {
 
 /**
  * Reads the request body as JSON with a hard size cap (413 `body_too_large`;
- * 400 `invalid_json`). The raw bytes are kept because signed requests hash
+ * 400 `invalid_json`, also for bytes that are not UTF-8). The raw bytes are kept because signed requests hash
  * them. An empty body reads as `undefined`. Memoised on ctx.state so
  * middleware and handler can both read it.
  */
@@ -64,6 +65,8 @@ export async function readJsonBody<T = unknown>(ctx: Context, limit = DEFAULT_LI
   const raw = ctx.req.readableEnded ? Buffer.alloc(0) : await collect(ctx, limit)
   let value: unknown
   if (raw.length > 0) {
+    // toString would turn invalid bytes into U+FFFD and store text the client never sent.
+    if (!isUtf8(raw)) throw invalid('invalid_json', 'Request body is not valid UTF-8 (JSON text must be UTF-8)')
     try {
       value = JSON.parse(raw.toString('utf8'))
     } catch (error) {

@@ -19,9 +19,15 @@ const REASONS: Record<number, string> = {
   503: 'Service Unavailable',
 }
 
-/** Writes one complete HTTP/1.1 response with `{"error": {"code", "message"}}` and closes the socket. */
+/**
+ * Writes one complete HTTP/1.1 response with `{"error": {"code", "message"}}`
+ * and closes the socket. end() only half-closes it; a peer that never closes
+ * its side would keep it (and whatever it holds) open, so it is destroyed
+ * once the answer is written, as ws does with its own refusals.
+ */
 export function writeRawError(socket: Duplex, status: number, code: string, message: string, headers: Record<string, string> = {}) {
   const body = JSON.stringify({error: {code, message}})
   const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')
+  socket.once('finish', () => socket.destroy())
   socket.end(`HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`)
 }

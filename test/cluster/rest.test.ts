@@ -83,6 +83,8 @@ describe('POST /v1/clusters', () => {
       expect(res.status, JSON.stringify(body)).toBe(400)
       expect(res.body.error).toMatchObject({code: 'invalid_body', field})
     }
+    const blank = await request(app).post('/v1/clusters').send({name: ' \t '})
+    expect([blank.status, blank.body.error]).toEqual([400, {code: 'invalid_body', field: 'name', message: 'name must be 1 to 100 characters, not only spaces'}])
     const bad = await request(app).post('/v1/clusters').set('content-type', 'application/json').send('{oops')
     expect(bad.status).toBe(400)
     expect(bad.body.error.code).toBe('invalid_json')

@@ -33,6 +33,24 @@ describe('readJsonObject', () => {
       expect([body, res.status, res.body.error.code]).toEqual([body, 400, code])
     }
   })
+  it('refuses bytes that are not UTF-8 instead of storing U+FFFD in their place', async () => {
+    const server = http.createServer(app())
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const {port} = server.address() as {port: number}
+      // Raw bytes: supertest would serialize a Buffer as JSON.
+      const post = async (bytes: Buffer) => {
+        const res = await fetch(`http://127.0.0.1:${port}/`, {method: 'POST', headers: {'content-type': 'application/json'}, body: bytes})
+        return {status: res.status, body: (await res.json()) as {error?: {code: string; message: string}; value?: unknown}}
+      }
+      const latin1 = await post(Buffer.concat([Buffer.from('{"a": "caf'), Buffer.from([0xe9]), Buffer.from('"}')]))
+      expect([latin1.status, latin1.body.error?.code, latin1.body.error?.message]).toEqual([400, 'invalid_json', 'Request body is not valid UTF-8 (JSON text must be UTF-8)'])
+      const fine = await post(Buffer.from('{"a": "café 😀"}'))
+      expect([fine.status, fine.body.value]).toEqual([200, {a: 'café 😀'}])
+    } finally {
+      server.close()
+    }
+  })
   it('refuses a body over the limit with 413, declared or streamed', async () => {
     const declared = await request(app(10)).post('/').set('content-type', 'application/json').send(JSON.stringify({a: 'x'.repeat(20)}))
     expect([declared.status, declared.body.error.code]).toEqual([413, 'body_too_large'])

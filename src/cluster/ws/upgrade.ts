@@ -21,16 +21,6 @@ import type {MemberIdentity} from './member.js'
 const WS_PATH = /^\/v1\/clusters\/([^/]+)\/ws\/?$/
 const VIS: readonly MemberVis[] = ['public', 'private', 'ghost']
 
-/**
- * mesh's JSON refusal; the socket is destroyed once it is written, as ws's own
- * refusals do: the server keeps sockets half-open, so a peer that never ends
- * its side would otherwise keep the connection (and, in a handshake, the place).
- */
-function refuse(socket: Duplex, status: number, code: string, message: string, headers?: Record<string, string>) {
-  refuseUpgrade(socket, status, code, message, headers)
-  socket.once('finish', () => socket.destroy())
-}
-
 class Refusal {
   constructor(readonly status: number, readonly code: string, readonly message: string, readonly headers: Record<string, string> = {}) {}
 }
@@ -100,7 +90,7 @@ export function createUpgradeHandler(options: UpgradeOptions) {
   wss.on('wsClientError', (error: Error, socket: Duplex, request: IncomingMessage) => {
     seatOf.get(request)?.()
     const headers: Record<string, string> = /version/i.test(error.message) ? {'Sec-WebSocket-Version': '13, 8'} : {}
-    refuse(socket, 400, 'invalid_handshake', `WebSocket handshake refused: ${error.message}`, headers)
+    refuseUpgrade(socket, 400, 'invalid_handshake', `WebSocket handshake refused: ${error.message}`, headers)
   })
 
   async function admit(request: IncomingMessage, socket: Duplex, head: Buffer, idOrSlug: string, query: URLSearchParams) {
@@ -149,21 +139,21 @@ export function createUpgradeHandler(options: UpgradeOptions) {
     socket.on('error', () => socket.destroy())
     // Before any lookup: ws would refuse it anyway, after a cluster query and a held place.
     if (request.method !== 'GET') {
-      refuse(socket, 405, 'method_not_allowed', 'A cluster WebSocket opens with GET', {Allow: 'GET'})
+      refuseUpgrade(socket, 405, 'method_not_allowed', 'A cluster WebSocket opens with GET', {Allow: 'GET'})
       return true
     }
     let idOrSlug: string
     try {
       idOrSlug = decodeURIComponent(match[1])
     } catch {
-      refuse(socket, 404, 'cluster_not_found', 'No such cluster')
+      refuseUpgrade(socket, 404, 'cluster_not_found', 'No such cluster')
       return true
     }
     admit(request, socket, head, idOrSlug, url.searchParams)
       .catch((error) => {
-        if (error instanceof Refusal) return refuse(socket, error.status, error.code, error.message, error.headers)
+        if (error instanceof Refusal) return refuseUpgrade(socket, error.status, error.code, error.message, error.headers)
         options.logger.error('websocket admission failed', {error: String(error)})
-        refuse(socket, 503, 'unavailable', 'The relay cannot admit members right now')
+        refuseUpgrade(socket, 503, 'unavailable', 'The relay cannot admit members right now')
       })
       // Last resort: a throw while refusing must not become an unhandled rejection (Node 20 exits on one).
       .catch(() => socket.destroy())
