@@ -220,6 +220,11 @@ export function createAgentSocketServer(options: AgentSocketServerOptions) {
           }
         },
       )
+        // Nothing above is known to throw; if it ever does, the socket goes, not the process (an unhandled rejection).
+        .catch((error: unknown) => {
+          logger.error('agent socket upgrade failed', {error: String((error as Error)?.message ?? error)})
+          socket.destroy()
+        })
       return true
     },
 
