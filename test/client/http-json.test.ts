@@ -1,21 +1,12 @@
 import {describe, expect, it} from 'vitest'
 import {callJson, resolveServerUrl} from '../../src/client/http-json.js'
-import {MeshError} from '../../src/lib/errors.js'
+import {caught} from '../support/caught.js'
 
 const answer = (status: number, text: string, headers: Record<string, string> = {}) =>
   (async () => new Response(text, {status, headers})) as unknown as typeof fetch
 
 const call = (fetchImpl: typeof fetch) =>
   callJson({method: 'GET', url: new URL('http://127.0.0.1:9/x'), timeoutMs: 1000, fetch: fetchImpl, service: 'registry'})
-
-async function caught(promise: Promise<unknown>): Promise<MeshError> {
-  try {
-    await promise
-  } catch (error) {
-    return error as MeshError
-  }
-  throw new Error('expected a rejection')
-}
 
 describe('callJson', () => {
   it('returns the parsed body of a success', async () => {

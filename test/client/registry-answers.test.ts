@@ -5,17 +5,9 @@ import {callJson, resolveServerUrl} from '../../src/client/http-json.js'
 import {createRegistryClient} from '../../src/client/registry-client.js'
 import {resolveRegistryUrl, searchRegistry} from '../../src/client/search-client.js'
 import {MeshError} from '../../src/lib/errors.js'
+import {caught} from '../support/caught.js'
 
 const answering = (text: string, status = 200) => (async () => new Response(text, {status})) as unknown as typeof fetch
-
-async function caught(promise: Promise<unknown>): Promise<MeshError> {
-  try {
-    await promise
-  } catch (error) {
-    return error as MeshError
-  }
-  throw new Error('expected a rejection')
-}
 
 function thrown(work: () => unknown): MeshError {
   try {
