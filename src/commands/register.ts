@@ -1,8 +1,8 @@
 import {Args, Flags} from '@oclif/core'
 import {MeshCommand} from '../cli/base-command.js'
 import {DEFAULT_REGISTRY_URL, REGISTRY_ENV} from '../client/search-client.js'
-import {assertAgentId} from '../client/agent-id.js'
-import {assertCredentialsDir} from '../client/credentials-dir.js'
+import {assertAgentId} from '../cli/agent-id.js'
+import {assertCredentialsDir} from '../cli/credentials-dir.js'
 import {printable} from '../client/printable.js'
 import {MeshError} from '../lib/errors.js'
 

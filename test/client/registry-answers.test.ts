@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {assertAgentId} from '../../src/client/agent-id.js'
+import {assertAgentId} from '../../src/cli/agent-id.js'
 import {listProblem, shapeProblem} from '../../src/client/answer-shape.js'
 import {callJson, resolveServerUrl} from '../../src/client/http-json.js'
 import {createRegistryClient} from '../../src/client/registry-client.js'

@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
-import {assertAgentId} from '../../client/agent-id.js'
+import {assertAgentId} from '../../cli/agent-id.js'
 import {shown} from '../../client/printable.js'
 import {DEFAULT_REGISTRY_URL, REGISTRY_ENV} from '../../client/search-client.js'
 

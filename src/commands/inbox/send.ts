@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {MeshError} from '../../lib/errors.js'
 import {assertAnswerShape} from '../../client/answer-shape.js'
-import {checkSessionFlags} from '../../client/session-flags.js'
+import {checkSessionFlags} from '../../cli/session-flags.js'
 import {sessionFlags} from '../../registry/messaging/client/cli-flags.js'
 
 async function readStdin(): Promise<string> {

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {stdoutIsTTY} from '../../cli/tty.js'
-import {checkSessionFlags} from '../../client/session-flags.js'
+import {checkSessionFlags} from '../../cli/session-flags.js'
 import {isMeshError, MeshError} from '../../lib/errors.js'
 import {sessionFlags} from '../../registry/messaging/client/cli-flags.js'
 

@@ -18,7 +18,7 @@ The key is generated at the first start of \`mesh serve registry\` into <data>/r
     const {flags} = await this.parse(RegistryAdminKey)
     const {readAdminKeyFile} = await import('../../registry/shared-secrets.js')
     const dataDir = resolve(flags.data)
-    const {checkDataDir} = await import('../../client/serve-checks.js')
+    const {checkDataDir} = await import('../../cli/serve-checks.js')
     await checkDataDir(dataDir)
     let key: string | null
     try {

@@ -50,7 +50,7 @@ Storage is SQLite in <data>/mesh.db unless --database-url names a PostgreSQL dat
 
   async run() {
     const {flags} = await this.parse(ServeRegistry)
-    const {checkUrl, checkNames, checkDataDir, failedBackend} = await import('../../client/serve-checks.js')
+    const {checkUrl, checkNames, checkDataDir, failedBackend} = await import('../../cli/serve-checks.js')
     const publicUrl = flags['public-url']
     if (publicUrl !== undefined) checkUrl(publicUrl, '--public-url', ['http:', 'https:'], 'https://registry.example')
     if (flags['database-url']) checkUrl(flags['database-url'], '--database-url', ['postgres:', 'postgresql:'], 'postgres://mesh@db:5432/mesh')
