@@ -47,17 +47,6 @@ const CPU_PROFILE = option('cpu-prof', undefined)
 const percentile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
 const ms = (value) => `${value.toFixed(2)} ms`
 
-/** CPU time (µs) of the server's thread (this process's main thread), or null off Linux. */
-function serverThreadCpuUs() {
-  try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8')
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100 // utime + stime, in clock ticks of 10 ms
-  } catch {
-    return null
-  }
-}
-
 /** CPU time (µs) of every thread of this process, by thread id, with its name (Linux /proc; empty elsewhere). */
 function threadCpuUs() {
   const threads = new Map()
@@ -66,7 +55,7 @@ function threadCpuUs() {
       const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      threads.set(tid, {name: tid === String(process.pid) ? 'main' : name, us: ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100})
+      threads.set(tid, {name: tid === String(process.pid) ? 'main' : name, us: ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100})  // utime + stime, in clock ticks of 10 ms
     }
   } catch {}
   return threads
@@ -77,12 +66,10 @@ function drive(baseUrl, agents, warmupCycles) {
     const worker = new Worker(new URL('./load.mjs', import.meta.url), {
       workerData: {baseUrl, agents, concurrency: CONCURRENCY, warmupMs: 1_000, warmupCycles, durationMs: SECONDS * 1_000},
     })
-    const cpuBefore = serverThreadCpuUs()
     const threadsBefore = threadCpuUs()
     const processBefore = process.cpuUsage()
     const startedAt = performance.now()
     worker.once('message', (result) => {
-      const cpuAfter = serverThreadCpuUs()
       const threadsAfter = threadCpuUs()
       const processCpu = process.cpuUsage(processBefore)
       // Warm-up included on both sides of the division: CPU per cycle over every cycle of the run.
@@ -98,7 +85,8 @@ function drive(baseUrl, agents, warmupCycles) {
         ...result,
         threadsUsPerCycle: byName,
         generatorUsPerCycle: result.generatorCpuUs === null ? null : result.generatorCpuUs / cyclesOverRun,
-        cpuUsPerCycle: cpuBefore === null ? null : (cpuAfter - cpuBefore) / cyclesOverRun,
+        // The server runs on this process's main thread; null off Linux.
+        cpuUsPerCycle: byName.has('main') ? byName.get('main') : null,
         processCpuUsPerCycle: (processCpu.user + processCpu.system) / cyclesOverRun,
         cores: (processCpu.user + processCpu.system) / 1e6 / wallSeconds,
       })

@@ -21,6 +21,14 @@ export const EXIT = {ok: 0, failure: 1, usage: 2} as const
 export abstract class MeshCommand extends Command {
   static override enableJsonFlag = true
 
+  /** True for commands whose stdout is a stream of NDJSON events: their --json error is one more line. */
+  protected streamsNdjson = false
+
+  protected override logJson(json: unknown): void {
+    if (this.streamsNdjson) process.stdout.write(JSON.stringify(json) + '\n')
+    else super.logJson(json)
+  }
+
   protected override async catch(error: Error & {exitCode?: number; oclif?: {exit?: number}}): Promise<unknown> {
     if (isMeshError(error)) {
       const exit = error.kind === 'invalid' && error.code.startsWith('usage') ? EXIT.usage : EXIT.failure

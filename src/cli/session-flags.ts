@@ -1,9 +1,13 @@
-/** Checks of the session flags (--agent, --credentials) shared by the inbox commands, before any file or network use. */
+/** The inbox commands' session: flags (--agent, --credentials) checked before any file or network use, then opened. */
 import {credentialsDir} from '../registry/credentials.js'
+import type {AgentSession, SessionFlags} from '../registry/messaging/client/session.js'
 import {assertAgentId} from './agent-id.js'
 import {assertCredentialsDir} from './credentials-dir.js'
 
-export async function checkSessionFlags(flags: {agent?: string; credentials?: string}): Promise<void> {
+export async function openCheckedSession(flags: SessionFlags): Promise<AgentSession> {
   if (flags.agent !== undefined) assertAgentId(flags.agent, '--agent')
   await assertCredentialsDir(credentialsDir(flags.credentials))
+  // Loaded when a command runs, not when oclif reads the command files.
+  const {openAgentSession} = await import('../registry/messaging/client/session.js')
+  return openAgentSession(flags)
 }

@@ -37,10 +37,7 @@ The card file is re-read before every heartbeat, so edits propagate on the next 
     once: Flags.boolean({description: 'send one heartbeat and exit', default: false}),
   }
 
-  /** stdout is NDJSON here, so an error is one more line, not an indented document. */
-  protected override logJson(json: unknown): void {
-    process.stdout.write(JSON.stringify(json) + '\n')
-  }
+  protected override streamsNdjson = true
 
   async run() {
     const {flags} = await this.parse(AgentUp)

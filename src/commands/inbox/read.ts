@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {stdoutIsTTY} from '../../cli/tty.js'
 import {assertAnswerShape} from '../../client/answer-shape.js'
-import {checkSessionFlags} from '../../cli/session-flags.js'
+import {openCheckedSession} from '../../cli/session-flags.js'
 import {isMeshError} from '../../lib/errors.js'
 import type {InboxMessage} from '../../registry/messaging/store/store.js'
 import {sessionFlags} from '../../registry/messaging/client/cli-flags.js'
@@ -27,11 +27,9 @@ Messages are removed from the inbox as they are returned, oldest first, and each
 
   async run() {
     const {flags} = await this.parse(InboxRead)
-    const {openAgentSession} = await import('../../registry/messaging/client/session.js')
     const {createInboxClient} = await import('../../registry/messaging/client/http.js')
     const {formatMessageLine} = await import('../../registry/messaging/client/format.js')
-    await checkSessionFlags(flags)
-    const session = await openAgentSession(flags)
+    const session = await openCheckedSession(flags)
     const inbox = createInboxClient({registry: session.registry, token: () => session.token})
     const tty = stdoutIsTTY()
     // Reading consumes: whatever was read before a failure must still be shown, never dropped.

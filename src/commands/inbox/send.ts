@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {MeshError} from '../../lib/errors.js'
 import {assertAnswerShape} from '../../client/answer-shape.js'
-import {checkSessionFlags} from '../../cli/session-flags.js'
+import {openCheckedSession} from '../../cli/session-flags.js'
 import {sessionFlags} from '../../registry/messaging/client/cli-flags.js'
 
 async function readStdin(): Promise<string> {
@@ -30,13 +30,11 @@ The payload is JSON when it parses ('{"ask":"forecast"}', 42, null), otherwise t
 
   async run() {
     const {flags} = await this.parse(InboxSend)
-    const {openAgentSession} = await import('../../registry/messaging/client/session.js')
     const {createInboxClient} = await import('../../registry/messaging/client/http.js')
     const {parsePayload} = await import('../../registry/messaging/client/format.js')
     const text = flags.payload === '-' ? await readStdin() : flags.payload
     if (text === '') throw new MeshError('invalid', 'usage_empty_payload', 'The payload is empty; pass --payload <json|text> (or "null" for a JSON null)')
-    await checkSessionFlags(flags)
-    const session = await openAgentSession(flags)
+    const session = await openCheckedSession(flags)
     const answer = await assertAnswerShape(await createInboxClient({registry: session.registry, token: () => session.token}).send(flags.to, parsePayload(text)), {message_id: 'number'}, 'POST /v1/agents/messages', session.registry)
     if (!this.jsonEnabled()) this.log(`sent #${answer.message_id} to ${flags.to}`)
     return answer

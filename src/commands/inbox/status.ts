@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {assertAnswerShape} from '../../client/answer-shape.js'
-import {checkSessionFlags} from '../../cli/session-flags.js'
+import {openCheckedSession} from '../../cli/session-flags.js'
 import {sessionFlags} from '../../registry/messaging/client/cli-flags.js'
 
 export default class InboxStatus extends MeshCommand {
@@ -18,11 +18,9 @@ export default class InboxStatus extends MeshCommand {
 
   async run() {
     const {flags} = await this.parse(InboxStatus)
-    const {openAgentSession} = await import('../../registry/messaging/client/session.js')
     const {createInboxClient} = await import('../../registry/messaging/client/http.js')
     const {formatMessageLine} = await import('../../registry/messaging/client/format.js')
-    await checkSessionFlags(flags)
-    const session = await openAgentSession(flags)
+    const session = await openCheckedSession(flags)
     const client = createInboxClient({registry: session.registry, token: () => session.token})
     const requeued = flags.retry ? (await client.retryDeadLetters()).requeued : undefined
     const status = assertAnswerShape(await client.status(), {webhook: 'object?', pending: 'object', dead_letters: 'array'}, 'GET /v1/agents/me/webhook', session.registry)

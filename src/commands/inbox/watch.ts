@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {stdoutIsTTY} from '../../cli/tty.js'
-import {checkSessionFlags} from '../../cli/session-flags.js'
+import {openCheckedSession} from '../../cli/session-flags.js'
 import {isMeshError, MeshError} from '../../lib/errors.js'
 import {sessionFlags} from '../../registry/messaging/client/cli-flags.js'
 
@@ -20,18 +20,13 @@ Prints every frame the registry sends: direct messages, delivery receipts, error
     'connect-to': Flags.string({description: 'open a direct room with this peer once connected'}),
   }
 
-  /** stdout is NDJSON here, so an error is one more line, not an indented document. */
-  protected override logJson(json: unknown): void {
-    process.stdout.write(JSON.stringify(json) + '\n')
-  }
+  protected override streamsNdjson = true
 
   async run() {
     const {flags} = await this.parse(InboxWatch)
-    const {openAgentSession} = await import('../../registry/messaging/client/session.js')
     const {watchAgentSocket} = await import('../../registry/messaging/client/watch.js')
     const {formatFrameLine} = await import('../../registry/messaging/client/format.js')
-    await checkSessionFlags(flags)
-    const session = await openAgentSession(flags)
+    const session = await openCheckedSession(flags)
     const human = stdoutIsTTY() && !this.jsonEnabled()
     const controller = new AbortController()
     const stop = () => controller.abort()

@@ -43,10 +43,7 @@ Storage is SQLite in <data>/mesh.db unless --database-url names a PostgreSQL dat
     'log-level': Flags.option({options: ['debug', 'info', 'warn', 'error'] as const, description: 'server log level (stderr)', default: 'info'})(),
   }
 
-  /** Under --json stdout is one JSON event per line (listening, stopped), so an error is one line too. */
-  protected override logJson(json: unknown): void {
-    process.stdout.write(JSON.stringify(json) + '\n')
-  }
+  protected override streamsNdjson = true
 
   async run() {
     const {flags} = await this.parse(ServeRegistry)
