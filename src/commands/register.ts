@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {MeshCommand} from '../cli/base-command.js'
-import {DEFAULT_REGISTRY_URL, REGISTRY_ENV} from '../client/search-client.js'
+import {DEFAULT_REGISTRY_URL, REGISTRY_ENV} from '../client/registry/search-client.js'
 import {assertAgentId} from '../cli/agent-id.js'
 import {assertCredentialsDir} from '../cli/credentials-dir.js'
 import {printable} from '../client/printable.js'
@@ -33,10 +33,10 @@ Creates the agent's identity key (or reuses the one kept for this agent id), reg
     const {args, flags} = await this.parse(Register)
     assertAgentId(args.agent_id)
     const [{resolveRegistryUrl, createRegistryClient}, identity, secrets, creds] = await Promise.all([
-      import('../client/registry-client.js'),
+      import('../client/registry/registry-client.js'),
       import('../identity/keys.js'),
       import('../identity/secrets.js'),
-      import('../registry/credentials.js'),
+      import('../agent/credentials.js'),
     ])
     const registry = resolveRegistryUrl(flags.registry)
     const dir = await assertCredentialsDir(creds.credentialsDir(flags.credentials))

@@ -1,8 +1,8 @@
 import {Args, Flags} from '@oclif/core'
 import {MeshCommand} from '../cli/base-command.js'
 import {stdoutIsTTY} from '../cli/tty.js'
-import {DEFAULT_REGISTRY_URL, REGISTRY_ENV, resolveRegistryUrl, searchRegistry, type SearchQuery} from '../client/search-client.js'
-import {formatSearchLines, formatSearchTable} from '../client/search-format.js'
+import {DEFAULT_REGISTRY_URL, REGISTRY_ENV, resolveRegistryUrl, searchRegistry, type SearchQuery} from '../client/registry/search-client.js'
+import {formatSearchLines, formatSearchTable} from '../client/registry/search-format.js'
 
 export default class Search extends MeshCommand {
   static override description = `Find live agents on a registry for what you need, ranked by relevance and probe results.

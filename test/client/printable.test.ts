@@ -1,8 +1,8 @@
 import {describe, expect, it} from 'vitest'
 import {callJson} from '../../src/client/http-json.js'
 import {printable} from '../../src/client/printable.js'
-import {formatSearchLines, formatSearchTable} from '../../src/client/search-format.js'
-import type {SearchAnswer} from '../../src/client/search-client.js'
+import {formatSearchLines, formatSearchTable} from '../../src/client/registry/search-format.js'
+import type {SearchAnswer} from '../../src/client/registry/search-client.js'
 import {MeshError} from '../../src/lib/errors.js'
 
 const EVIL = '\u001b[31mEVIL\u001b]0;pwned\u0007\u202e'

@@ -2,7 +2,7 @@ import {Args, Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {assertAgentId} from '../../cli/agent-id.js'
 import {shown} from '../../client/printable.js'
-import {DEFAULT_REGISTRY_URL, REGISTRY_ENV} from '../../client/search-client.js'
+import {DEFAULT_REGISTRY_URL, REGISTRY_ENV} from '../../client/registry/search-client.js'
 
 export default class AgentIdentity extends MeshCommand {
   static override description = "Show an agent's identity attestation: its registered Ed25519 key as did:key, handle, endpoint and whether the key was verified."
@@ -17,7 +17,7 @@ export default class AgentIdentity extends MeshCommand {
 
   async run() {
     const {args, flags} = await this.parse(AgentIdentity)
-    const {createRegistryClient, resolveRegistryUrl} = await import('../../client/registry-client.js')
+    const {createRegistryClient, resolveRegistryUrl} = await import('../../client/registry/registry-client.js')
     const attestation = await createRegistryClient({registry: resolveRegistryUrl(flags.registry)}).identity(assertAgentId(args.agent_id))
     if (!this.jsonEnabled()) {
       this.log(`agent_id    ${attestation.agent_id}`)

@@ -2,7 +2,7 @@ import {Args, Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {assertAgentId} from '../../cli/agent-id.js'
 import {shown} from '../../client/printable.js'
-import {DEFAULT_REGISTRY_URL, REGISTRY_ENV} from '../../client/search-client.js'
+import {DEFAULT_REGISTRY_URL, REGISTRY_ENV} from '../../client/registry/search-client.js'
 
 export default class AgentShow extends MeshCommand {
   static override description = "Show an agent's directory record: liveness, hoisted card fields, identity and probe results."
@@ -17,7 +17,7 @@ export default class AgentShow extends MeshCommand {
 
   async run() {
     const {args, flags} = await this.parse(AgentShow)
-    const {createRegistryClient, resolveRegistryUrl} = await import('../../client/registry-client.js')
+    const {createRegistryClient, resolveRegistryUrl} = await import('../../client/registry/registry-client.js')
     const record = await createRegistryClient({registry: resolveRegistryUrl(flags.registry)}).getAgent(assertAgentId(args.agent_id))
     if (!this.jsonEnabled()) {
       const rows: Array<[string, unknown]> = [

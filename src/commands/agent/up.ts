@@ -3,7 +3,7 @@ import {resolve} from 'node:path'
 import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {stdoutIsTTY} from '../../cli/tty.js'
-import {DEFAULT_REGISTRY_URL, REGISTRY_ENV} from '../../client/search-client.js'
+import {DEFAULT_REGISTRY_URL, REGISTRY_ENV} from '../../client/registry/search-client.js'
 import {assertAgentId} from '../../cli/agent-id.js'
 import {assertCredentialsDir} from '../../cli/credentials-dir.js'
 import {printable} from '../../client/printable.js'
@@ -42,11 +42,11 @@ The card file is re-read before every heartbeat, so edits propagate on the next 
   async run() {
     const {flags} = await this.parse(AgentUp)
     const [{createRegistryClient, resolveRegistryUrl}, {openSecretStore}, creds, {runHeartbeat}, {loadCardFile}] = await Promise.all([
-      import('../../client/registry-client.js'),
+      import('../../client/registry/registry-client.js'),
       import('../../identity/secrets.js'),
-      import('../../registry/credentials.js'),
-      import('../../registry/heartbeat.js'),
-      import('../../registry/card-file.js'),
+      import('../../agent/credentials.js'),
+      import('../../agent/heartbeat.js'),
+      import('../../agent/card-file.js'),
     ])
     const cardPath = resolve(flags.card)
     if (flags.agent !== undefined) assertAgentId(flags.agent, '--agent')

@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
-import {DEFAULT_RELAY_URL, RELAY_ENV} from '../../client/cluster-constants.js'
+import {DEFAULT_RELAY_URL, RELAY_ENV} from '../../client/cluster/constants.js'
 import {invalid} from '../../lib/errors.js'
 
 export default class ClusterBoards extends MeshCommand {
@@ -36,8 +36,8 @@ A board is a topical surface of a cluster with a charter (its machine-readable r
 
   async run() {
     const {args, flags} = await this.parse(ClusterBoards)
-    const {createBoardsClient} = await import('../../client/boards-client.js')
-    const format = await import('../../client/boards-format.js')
+    const {createBoardsClient} = await import('../../client/cluster/boards-client.js')
+    const format = await import('../../client/cluster/boards-format.js')
     const client = createBoardsClient({relay: flags.relay})
     const credentials = {token: flags.token, adminToken: flags['admin-token']}
 

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
-import {createClusterClient, type CreateClusterInput} from '../../client/cluster-client.js'
-import {DEFAULT_RELAY_URL, RELAY_ENV} from '../../client/cluster-constants.js'
+import {createClusterClient, type CreateClusterInput} from '../../client/cluster/client.js'
+import {DEFAULT_RELAY_URL, RELAY_ENV} from '../../client/cluster/constants.js'
 import {invalid} from '../../lib/errors.js'
 
 export default class ClusterCreate extends MeshCommand {

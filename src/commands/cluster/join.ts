@@ -2,9 +2,9 @@ import {userInfo} from 'node:os'
 import {Args, Flags} from '@oclif/core'
 import {EXIT, MeshCommand} from '../../cli/base-command.js'
 import {canPrompt} from '../../cli/tty.js'
-import {createClusterClient, type MemberVisibility} from '../../client/cluster-client.js'
-import {DEFAULT_RELAY_URL, RELAY_ENV} from '../../client/cluster-constants.js'
-import type {PipeEnd} from '../../client/cluster-pipe.js'
+import {createClusterClient, type MemberVisibility} from '../../client/cluster/client.js'
+import {DEFAULT_RELAY_URL, RELAY_ENV} from '../../client/cluster/constants.js'
+import type {PipeEnd} from '../../client/cluster/pipe.js'
 
 /** Handle used when neither --agent nor MESH_AGENT is given: the login name. */
 function defaultHandle(): string {
@@ -55,7 +55,7 @@ The connection reconnects with exponential backoff on every close except a delet
       return
     }
 
-    const {runPipe} = await import('../../client/cluster-pipe.js')
+    const {runPipe} = await import('../../client/cluster/pipe.js')
     const stop = () => {
       connection.close()
       process.exit(EXIT.ok)

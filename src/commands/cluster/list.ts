@@ -1,8 +1,8 @@
 import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
-import {createClusterClient} from '../../client/cluster-client.js'
-import {DEFAULT_RELAY_URL, RELAY_ENV} from '../../client/cluster-constants.js'
-import {table} from '../../client/cluster-text.js'
+import {createClusterClient} from '../../client/cluster/client.js'
+import {DEFAULT_RELAY_URL, RELAY_ENV} from '../../client/cluster/constants.js'
+import {table} from '../../client/cluster/text.js'
 
 export default class ClusterList extends MeshCommand {
   static override description = `List the public clusters of a relay (its catalog). Private clusters are never listed.`

@@ -1,7 +1,7 @@
 import {readFile} from 'node:fs/promises'
 import {Args, Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
-import {DEFAULT_RELAY_URL, RELAY_ENV} from '../../client/cluster-constants.js'
+import {DEFAULT_RELAY_URL, RELAY_ENV} from '../../client/cluster/constants.js'
 import {invalid} from '../../lib/errors.js'
 
 const TTLS = ['24h', '7d', '30d', '1y', 'forever'] as const
@@ -45,8 +45,8 @@ Prints the post and its delete token. The delete token is shown only this once: 
 
   async run() {
     const {args, flags} = await this.parse(ClusterPost)
-    const {createBoardsClient} = await import('../../client/boards-client.js')
-    const format = await import('../../client/boards-format.js')
+    const {createBoardsClient} = await import('../../client/cluster/boards-client.js')
+    const format = await import('../../client/cluster/boards-format.js')
     let body = flags.body
     if (flags['body-file'] !== undefined) {
       const file = flags['body-file']

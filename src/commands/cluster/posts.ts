@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
-import {DEFAULT_RELAY_URL, RELAY_ENV} from '../../client/cluster-constants.js'
+import {DEFAULT_RELAY_URL, RELAY_ENV} from '../../client/cluster/constants.js'
 import {invalid} from '../../lib/errors.js'
 
 export default class ClusterPosts extends MeshCommand {
@@ -39,8 +39,8 @@ Deleting needs the post's delete token (printed once by "mesh cluster post") or 
 
   async run() {
     const {args, flags} = await this.parse(ClusterPosts)
-    const {createBoardsClient} = await import('../../client/boards-client.js')
-    const format = await import('../../client/boards-format.js')
+    const {createBoardsClient} = await import('../../client/cluster/boards-client.js')
+    const format = await import('../../client/cluster/boards-format.js')
     const client = createBoardsClient({relay: flags.relay})
 
     if (flags.delete !== undefined) {

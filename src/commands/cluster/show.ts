@@ -1,8 +1,8 @@
 import {Args, Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
-import {createClusterClient} from '../../client/cluster-client.js'
-import {DEFAULT_RELAY_URL, RELAY_ENV} from '../../client/cluster-constants.js'
-import {terminalSafe} from '../../client/cluster-text.js'
+import {createClusterClient} from '../../client/cluster/client.js'
+import {DEFAULT_RELAY_URL, RELAY_ENV} from '../../client/cluster/constants.js'
+import {terminalSafe} from '../../client/cluster/text.js'
 
 export default class ClusterShow extends MeshCommand {
   static override description = `Show one public cluster by id or slug. Private and unknown clusters both answer "not found" (a private id cannot be probed).`

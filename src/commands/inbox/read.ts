@@ -5,7 +5,7 @@ import {assertAnswerShape} from '../../client/answer-shape.js'
 import {openCheckedSession} from '../../cli/session-flags.js'
 import {isMeshError} from '../../lib/errors.js'
 import type {InboxMessage} from '../../registry/messaging/store/store.js'
-import {sessionFlags} from '../../registry/messaging/client/cli-flags.js'
+import {sessionFlags} from '../../cli/inbox-flags.js'
 
 export default class InboxRead extends MeshCommand {
   static override description = `Read (and consume) the messages waiting in your agent's inbox on the registry.
@@ -27,8 +27,8 @@ Messages are removed from the inbox as they are returned, oldest first, and each
 
   async run() {
     const {flags} = await this.parse(InboxRead)
-    const {createInboxClient} = await import('../../registry/messaging/client/http.js')
-    const {formatMessageLine} = await import('../../registry/messaging/client/format.js')
+    const {createInboxClient} = await import('../../client/registry/inbox-client.js')
+    const {formatMessageLine} = await import('../../client/registry/inbox-format.js')
     const session = await openCheckedSession(flags)
     const inbox = createInboxClient({registry: session.registry, token: () => session.token})
     const tty = stdoutIsTTY()

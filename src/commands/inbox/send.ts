@@ -3,7 +3,7 @@ import {MeshCommand} from '../../cli/base-command.js'
 import {MeshError} from '../../lib/errors.js'
 import {assertAnswerShape} from '../../client/answer-shape.js'
 import {openCheckedSession} from '../../cli/session-flags.js'
-import {sessionFlags} from '../../registry/messaging/client/cli-flags.js'
+import {sessionFlags} from '../../cli/inbox-flags.js'
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = []
@@ -30,8 +30,8 @@ The payload is JSON when it parses ('{"ask":"forecast"}', 42, null), otherwise t
 
   async run() {
     const {flags} = await this.parse(InboxSend)
-    const {createInboxClient} = await import('../../registry/messaging/client/http.js')
-    const {parsePayload} = await import('../../registry/messaging/client/format.js')
+    const {createInboxClient} = await import('../../client/registry/inbox-client.js')
+    const {parsePayload} = await import('../../client/registry/inbox-format.js')
     const text = flags.payload === '-' ? await readStdin() : flags.payload
     if (text === '') throw new MeshError('invalid', 'usage_empty_payload', 'The payload is empty; pass --payload <json|text> (or "null" for a JSON null)')
     const session = await openCheckedSession(flags)

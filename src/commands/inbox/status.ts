@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {assertAnswerShape} from '../../client/answer-shape.js'
 import {openCheckedSession} from '../../cli/session-flags.js'
-import {sessionFlags} from '../../registry/messaging/client/cli-flags.js'
+import {sessionFlags} from '../../cli/inbox-flags.js'
 
 export default class InboxStatus extends MeshCommand {
   static override description = `Show how messages reach your agent: the webhook (if set), what waits in the inbox or the delivery queue, and dead letters.
@@ -18,8 +18,8 @@ export default class InboxStatus extends MeshCommand {
 
   async run() {
     const {flags} = await this.parse(InboxStatus)
-    const {createInboxClient} = await import('../../registry/messaging/client/http.js')
-    const {formatMessageLine} = await import('../../registry/messaging/client/format.js')
+    const {createInboxClient} = await import('../../client/registry/inbox-client.js')
+    const {formatMessageLine} = await import('../../client/registry/inbox-format.js')
     const session = await openCheckedSession(flags)
     const client = createInboxClient({registry: session.registry, token: () => session.token})
     const requeued = flags.retry ? (await client.retryDeadLetters()).requeued : undefined

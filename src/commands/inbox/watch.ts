@@ -3,7 +3,7 @@ import {MeshCommand} from '../../cli/base-command.js'
 import {stdoutIsTTY} from '../../cli/tty.js'
 import {openCheckedSession} from '../../cli/session-flags.js'
 import {isMeshError, MeshError} from '../../lib/errors.js'
-import {sessionFlags} from '../../registry/messaging/client/cli-flags.js'
+import {sessionFlags} from '../../cli/inbox-flags.js'
 
 export default class InboxWatch extends MeshCommand {
   static override description = `Follow your agent's live messages over the registry WebSocket until interrupted.
@@ -24,8 +24,8 @@ Prints every frame the registry sends: direct messages, delivery receipts, error
 
   async run() {
     const {flags} = await this.parse(InboxWatch)
-    const {watchAgentSocket} = await import('../../registry/messaging/client/watch.js')
-    const {formatFrameLine} = await import('../../registry/messaging/client/format.js')
+    const {watchAgentSocket} = await import('../../client/registry/inbox-watch.js')
+    const {formatFrameLine} = await import('../../client/registry/inbox-format.js')
     const session = await openCheckedSession(flags)
     const human = stdoutIsTTY() && !this.jsonEnabled()
     const controller = new AbortController()

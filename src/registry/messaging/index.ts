@@ -3,7 +3,7 @@
  * signed webhooks with retries, the agent WebSocket, and routing between
  * registry nodes. Built from the RegistryContext as one RegistryPart.
  */
-import {safeFetch} from '../../client/safe-fetch.js'
+import {safeFetch} from '../../http/safe-fetch.js'
 import type {RegistryContext, RegistryPart} from '../types.js'
 import {createMessagingRoutes, type ChannelBroadcaster} from './routes.js'
 import {createMessagingService, type MessagingService} from './service.js'

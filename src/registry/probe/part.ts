@@ -2,7 +2,7 @@
  * The probe part of the registry: a background loop with no routes, built
  * from the RegistryContext like every other part (src/registry/types.ts).
  */
-import {safeFetch} from '../../client/safe-fetch.js'
+import {safeFetch} from '../../http/safe-fetch.js'
 import type {RegistryContext, RegistryPart} from '../types.js'
 import {PROBE_MAX_BYTES, PROBE_REQUEST_TIMEOUT_MS} from './constants.js'
 import type {ProbeFetch} from './probe-agent.js'

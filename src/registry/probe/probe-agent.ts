@@ -7,7 +7,7 @@
  * examples, null when no skill declares `returns`.
  */
 import {createHash} from 'node:crypto'
-import type {SafeFetchOptions, SafeResponse} from '../../client/safe-fetch.js'
+import type {SafeFetchOptions, SafeResponse} from '../../http/safe-fetch.js'
 import {isMeshError} from '../../lib/errors.js'
 import type {JsonObject, ProbeResult} from '../types.js'
 import {HEALTH_PATH, isAnsweringStatus, PROBE_HEADER, SKILL_CONCURRENCY, WELL_KNOWN_CARD_PATH} from './constants.js'

@@ -1,4 +1,4 @@
-import type {ConnectionStatus} from '../../client/cluster-connection.js'
+import type {ConnectionStatus} from '../../client/cluster/connection.js'
 import type {RoomLine} from './room-state.js'
 
 /** `HH:MM:SS` in local time; the raw string when it is not a date. */

@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink'
-import {terminalSafe} from '../../client/cluster-text.js'
+import {terminalSafe} from '../../client/cluster/text.js'
 import {clockTime, deliveryMark, lineHeader} from './format.js'
 import type {RoomLine} from './room-state.js'
 

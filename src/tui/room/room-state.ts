@@ -1,6 +1,6 @@
-import type {ConnectionStatus} from '../../client/cluster-connection.js'
-import {errorCodeOf, messageTags, payloadText, type ClientFrame, type ServerFrame, type UnknownFrame} from '../../client/cluster-frames.js'
-import type {RosterEntry} from '../../client/cluster-roster.js'
+import type {ConnectionStatus} from '../../client/cluster/connection.js'
+import {errorCodeOf, messageTags, payloadText, type ClientFrame, type ServerFrame, type UnknownFrame} from '../../client/cluster/frames.js'
+import type {RosterEntry} from '../../client/cluster/roster.js'
 
 /** One line of the message pane. */
 export interface RoomLine {

@@ -1,6 +1,6 @@
 import {Box, Text} from 'ink'
-import type {RosterEntry} from '../../client/cluster-roster.js'
-import {terminalSafe} from '../../client/cluster-text.js'
+import type {RosterEntry} from '../../client/cluster/roster.js'
+import {terminalSafe} from '../../client/cluster/text.js'
 
 export interface RosterPaneProps {
   roster: RosterEntry[]

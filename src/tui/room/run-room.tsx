@@ -1,5 +1,5 @@
 import {render} from 'ink'
-import type {ClusterConnection} from '../../client/cluster-connection.js'
+import type {ClusterConnection} from '../../client/cluster/connection.js'
 import {RoomApp, type RoomEnd} from './room-app.js'
 
 export interface RunRoomOptions {

@@ -1,6 +1,6 @@
 import {Box, Text} from 'ink'
-import type {ConnectionStatus} from '../../client/cluster-connection.js'
-import {terminalSafe} from '../../client/cluster-text.js'
+import type {ConnectionStatus} from '../../client/cluster/connection.js'
+import {terminalSafe} from '../../client/cluster/text.js'
 import {statusText} from './format.js'
 
 const COLOR: Record<ConnectionStatus['state'], string> = {idle: 'yellow', connecting: 'yellow', connected: 'green', reconnecting: 'yellow', gone: 'red', failed: 'red', closed: 'gray'}

@@ -1,7 +1,7 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {ClusterClient} from '../../../src/client/cluster-client.js'
-import type {ClusterConnection} from '../../../src/client/cluster-connection.js'
-import type {MessageFrame} from '../../../src/client/cluster-frames.js'
+import {ClusterClient} from '../../../src/client/cluster/client.js'
+import type {ClusterConnection} from '../../../src/client/cluster/connection.js'
+import type {MessageFrame} from '../../../src/client/cluster/frames.js'
 import type {HostedServer} from '../../../src/http/index.js'
 import {mesh, meshRun, startRelay} from './harness.js'
 

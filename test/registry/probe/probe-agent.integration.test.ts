@@ -1,5 +1,5 @@
 import {afterEach, describe, expect, it} from 'vitest'
-import {safeFetch} from '../../../src/client/safe-fetch.js'
+import {safeFetch} from '../../../src/http/safe-fetch.js'
 import {probeAgent, type ProbeFetch} from '../../../src/registry/probe/probe-agent.js'
 import {startTestAgent, testAgentCard, type TestAgent, type TestAgentOptions} from '../../support/test-agent.js'
 

@@ -1,6 +1,6 @@
 import {afterEach, describe, expect, it} from 'vitest'
 import {createLocalBus} from '../../../src/bus/bus.js'
-import {safeFetch} from '../../../src/client/safe-fetch.js'
+import {safeFetch} from '../../../src/http/safe-fetch.js'
 import {silentLogger} from '../../../src/lib/log.js'
 import {PROBE_EVENTS_SUBJECT} from '../../../src/registry/probe/constants.js'
 import {createProbePart} from '../../../src/registry/probe/part.js'

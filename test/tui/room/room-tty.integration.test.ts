@@ -5,8 +5,8 @@
  */
 import {execFileSync, spawnSync} from 'node:child_process'
 import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
-import {ClusterClient} from '../../../src/client/cluster-client.js'
-import type {MessageFrame} from '../../../src/client/cluster-frames.js'
+import {ClusterClient} from '../../../src/client/cluster/client.js'
+import type {MessageFrame} from '../../../src/client/cluster/frames.js'
 import type {HostedServer} from '../../../src/http/index.js'
 import {REPO_ROOT, startRelay} from '../../commands/cluster/harness.js'
 

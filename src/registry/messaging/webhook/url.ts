@@ -1,5 +1,5 @@
 import {isIP} from 'node:net'
-import {classifyAddress} from '../../../client/safe-fetch-address.js'
+import {classifyAddress} from '../../../http/safe-fetch-address.js'
 import {invalid} from '../../../lib/errors.js'
 import {WEBHOOK_URL_MAX_LENGTH} from '../constants.js'
 

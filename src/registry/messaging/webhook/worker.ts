@@ -1,4 +1,4 @@
-import type {SafeFetchOptions, SafeResponse} from '../../../client/safe-fetch.js'
+import type {SafeFetchOptions, SafeResponse} from '../../../http/safe-fetch.js'
 import {isMeshError} from '../../../lib/errors.js'
 import type {Logger} from '../../../lib/log.js'
 import {
@@ -14,7 +14,7 @@ import type {Delivery, MessagingStore} from '../store/store.js'
 import {webhookBackoffMs} from './backoff.js'
 import {signWebhook} from './signature.js'
 
-/** The outbound fetch the worker uses: src/client/safe-fetch.ts in production. */
+/** The outbound fetch the worker uses: src/http/safe-fetch.ts in production. */
 export type WebhookFetch = (url: string, options: SafeFetchOptions) => Promise<SafeResponse>
 
 export interface WebhookWorkerOptions {
