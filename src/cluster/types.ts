@@ -127,8 +127,10 @@ export interface RelayService extends MeshService {
   /**
    * Broadcasts `payload` on the cluster's wall as `from`, to every connected
    * socket on every node (DECISIONS: a legacy channel id is a cluster id).
-   * Rejects with a not_found MeshError for an unknown cluster. `delivered`
-   * counts visible sockets (ghosts are never counted).
+   * `clusterToken` is the caller's `ck_` (or `ak_`) token: a private cluster
+   * needs it. Rejects with a not_found MeshError for an unknown cluster and,
+   * alike, for a private one without its token. `delivered` counts visible
+   * sockets (ghosts are never counted).
    */
-  broadcast(clusterId: string, from: string, payload: unknown): Promise<{delivered: number}>
+  broadcast(clusterId: string, from: string, payload: unknown, clusterToken?: string): Promise<{delivered: number}>
 }

@@ -1,17 +1,35 @@
 import Router from '@koa/router'
 import type {Context, Middleware} from 'koa'
+import {CLUSTER_TOKEN_HEADER} from '../../cluster/constants.js'
 import {sendError} from '../../http/error-middleware.js'
 import {readJsonObject} from '../../http/json-body.js'
 import {createRateLimiter} from '../../http/rate-limit.js'
-import {isMeshError, notFound} from '../../lib/errors.js'
+import {invalid, isMeshError, notFound} from '../../lib/errors.js'
 import {LEGACY_DEPRECATION} from '../constants.js'
 import {MAX_MESSAGE_BODY_BYTES, SEND_RATE_LIMIT, SEND_RATE_WINDOW_MS, WS_PATH} from './constants.js'
 import {checkMessage, type MessagingService} from './service.js'
 
 /** Broadcast on a cluster's wall, provided by the cluster relay. DECISIONS: a legacy channel id is a cluster id. */
 export interface ChannelBroadcaster {
-  /** Rejects with a not_found MeshError (or resolves null) when the cluster is unknown. */
-  broadcast(clusterId: string, fromAgentId: string, payload: unknown): Promise<{delivered: number} | null>
+  /**
+   * Rejects with a not_found MeshError (or resolves null) when the cluster is
+   * unknown, and alike when it is private and `clusterToken` is not its
+   * `ck_` or `ak_` token (DECISIONS: Private clusters).
+   */
+  broadcast(clusterId: string, fromAgentId: string, payload: unknown, clusterToken?: string): Promise<{delivered: number} | null>
+}
+
+/**
+ * The cluster's own token on the channel route: header `x-cluster-token` or
+ * query `token` (Authorization already carries the agent's JWT). A repeated
+ * `token` is refused rather than one picked, as on the relay's routes.
+ */
+function clusterTokenOf(ctx: Context): string | undefined {
+  const header = ctx.get(CLUSTER_TOKEN_HEADER).trim()
+  if (header) return header
+  const query = ctx.query.token
+  if (Array.isArray(query)) throw invalid('invalid_query', 'token is given more than once', {field: 'token'})
+  return query || undefined
 }
 
 export interface MessagingRoutesOptions {
@@ -74,11 +92,12 @@ export function createMessagingRoutes(options: MessagingRoutesOptions): Middlewa
     checkMessage(from, value.payload)
     sendLimiter.hit(from)
     const channelId = ctx.params.channelId as string
+    const clusterToken = clusterTokenOf(ctx)
     let result: {delivered: number} | null = null
     try {
-      result = options.channels ? await options.channels.broadcast(channelId, from, value.payload) : null
+      result = options.channels ? await options.channels.broadcast(channelId, from, value.payload, clusterToken) : null
     } catch (error) {
-      // The relay's own "no such cluster" becomes this route's code.
+      // The relay's own "no such cluster" (unknown, or private without its token) becomes this route's code.
       if (!(isMeshError(error) && error.kind === 'not_found')) throw error
     }
     if (!result) throw notFound('unknown_channel', `No channel ${channelId}: a channel id is a cluster id`)

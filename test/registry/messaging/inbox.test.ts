@@ -149,18 +149,36 @@ describe('channel broadcast', () => {
   it('broadcasts on the cluster wall through the relay and reports how many got it', async () => {
     const calls: unknown[] = []
     const t = await setup({
-      async broadcast(clusterId, from, payload) {
-        calls.push([clusterId, from, payload])
+      async broadcast(clusterId, from, payload, clusterToken) {
+        calls.push([clusterId, from, payload, clusterToken])
         if (clusterId !== 'cl_known') throw notFound('cluster_not_found', 'No such cluster')
         return {delivered: 3}
       },
     })
     const ok = await t.as('ann').send({payload: {hi: 1}}, '/agents/channels/cl_known/send')
     expect(ok.body).toEqual({ok: true, delivered: 3})
-    expect(calls).toEqual([['cl_known', 'ann', {hi: 1}]])
+    expect(calls).toEqual([['cl_known', 'ann', {hi: 1}, undefined]])
     const missing = await t.as('ann').send({payload: 1}, '/v1/agents/channels/cl_missing/send')
     expect([missing.status, missing.body.error.code]).toEqual([404, 'unknown_channel'])
     const noPayload = await t.as('ann').send({}, '/agents/channels/cl_known/send')
     expect([noPayload.status, noPayload.body.error.code]).toEqual([400, 'missing_payload'])
+  })
+
+  it("hands the relay the cluster's token from x-cluster-token or ?token (Authorization is the agent's JWT)", async () => {
+    const tokens: unknown[] = []
+    const t = await setup({
+      async broadcast(_clusterId, _from, _payload, clusterToken) {
+        tokens.push(clusterToken)
+        return {delivered: 0}
+      },
+    })
+    const bearer = `Bearer ${tokenOf('ann')}`
+    await request(t.app).post('/agents/channels/cl_known/send').set('authorization', bearer).set('x-cluster-token', ' ck_header ').send({payload: 1})
+    await request(t.app).post('/v1/agents/channels/cl_known/send?token=ck_query').set('authorization', bearer).send({payload: 1})
+    await request(t.app).post('/v1/agents/channels/cl_known/send?token=').set('authorization', bearer).send({payload: 1})
+    expect(tokens).toEqual(['ck_header', 'ck_query', undefined])
+    const twice = await request(t.app).post('/agents/channels/cl_known/send?token=a&token=b').set('authorization', bearer).send({payload: 1})
+    expect([twice.status, twice.body.error.code, twice.body.error.field]).toEqual([400, 'invalid_query', 'token'])
+    expect(tokens).toHaveLength(3)
   })
 })
