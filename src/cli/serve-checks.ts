@@ -6,6 +6,7 @@
 import {stat} from 'node:fs/promises'
 import {MeshError} from '../lib/errors.js'
 
+import {SCHEMA_NAME} from '../store/schema-name.js'
 const usage = (code: string, message: string) => new MeshError('invalid', code, message)
 
 /** host[:port] of a URL, without its user and password; the raw text when it does not parse. */
@@ -31,8 +32,7 @@ export function checkUrl(raw: string, flag: string, schemes: string[], example: 
   return url
 }
 
-// The store's rule for schema names (src/store/postgres.ts) and NATS subject tokens.
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
+// NATS subject tokens; the schema-name rule is the store's own (src/store/schema-name.ts).
 const SUBJECT_PREFIX = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/
 
 export function checkNames(flags: {'database-schema': string; 'nats-prefix': string}): void {

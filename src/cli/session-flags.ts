@@ -1,6 +1,6 @@
 /** The inbox commands' session: flags (--agent, --credentials) checked before any file or network use, then opened. */
 import {credentialsDir} from '../agent/credentials.js'
-import type {AgentSession, SessionFlags} from '../client/registry/agent-session.js'
+import type {AgentSession, SessionFlags} from '../agent/session.js'
 import {assertAgentId} from './agent-id.js'
 import {assertCredentialsDir} from './credentials-dir.js'
 
@@ -8,6 +8,6 @@ export async function openCheckedSession(flags: SessionFlags): Promise<AgentSess
   if (flags.agent !== undefined) assertAgentId(flags.agent, '--agent')
   await assertCredentialsDir(credentialsDir(flags.credentials))
   // Loaded when a command runs, not when oclif reads the command files.
-  const {openAgentSession} = await import('../client/registry/agent-session.js')
+  const {openAgentSession} = await import('../agent/session.js')
   return openAgentSession(flags)
 }

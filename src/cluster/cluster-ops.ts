@@ -28,7 +28,8 @@ export interface ClusterOpsContext {
   creationLock: KeyedLock
 }
 
-interface CreateBody {
+/** `POST /v1/clusters` body (src/cluster/wire.ts gives it to clients). */
+export interface CreateBody {
   name?: string
   visibility?: ClusterVisibility
   topic?: string

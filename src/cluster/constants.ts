@@ -4,6 +4,8 @@
  * quotas: not shown") are defaults here, overridable through RelayOptions.limits
  * and the `mesh serve relay` flags.
  */
+import {CLOSE_CODES} from '../protocol/close-codes.js'
+import {MAX_FRAME_BYTES, type ClosedReason} from '../protocol/cluster.js'
 import type {RelayLimits} from './types.js'
 
 /** spec: Cluster `cluster_id` form `c_<id>`; `token` form `ck_…`; `admin_token` form `ak_…`. */
@@ -21,14 +23,11 @@ export const RELAY_PROTOCOL = 'mesh-cluster/1'
 /** Header carrying the admin token on DELETE/PATCH (spec: Authentication). */
 export const CLUSTER_TOKEN_HEADER = 'x-cluster-token'
 
-/** spec Limits: message or frame ≤ 64 KB. */
-export const MAX_FRAME_BYTES = 64 * 1024
+export {MAX_FRAME_BYTES, MAX_HANDLE_LENGTH, MAX_DID_LENGTH, SLUG_PATTERN} from '../protocol/cluster.js'
 /** ws maxPayload: a bit above the limit, so an oversized frame gets an error frame instead of a killed socket. */
 export const WS_MAX_PAYLOAD_FACTOR = 2
 
-/** Length caps on self-asserted identity and catalog fields, so frames and rows stay bounded. */
-export const MAX_HANDLE_LENGTH = 128
-export const MAX_DID_LENGTH = 512
+/** Length cap on a cluster's slug, so catalog rows stay bounded. */
 export const MAX_SLUG_LENGTH = 64
 
 /** Catalog page size. */
@@ -69,10 +68,10 @@ export const NODE_STALE_MS = 35_000
 /** Bus subject of one cluster's traffic; a node subscribes only while it has a local member there. */
 export const clusterSubject = (clusterId: string) => `cluster.${clusterId}`
 
-/** WebSocket close codes sent after a `closed` frame. */
-export const CLOSE_CODES = {
-  deleted: 4000,
-  slow_consumer: 1008,
-  server_shutdown: 1001,
-  idle: 1000,
-} as const
+/** WebSocket close code sent after each `closed` frame, from the one table (docs/relay.md, Close codes). */
+export const CLOSE_CODE_OF_REASON = {
+  deleted: CLOSE_CODES.clusterDeleted,
+  slow_consumer: CLOSE_CODES.policy,
+  server_shutdown: CLOSE_CODES.goingAway,
+  idle: CLOSE_CODES.normal,
+} as const satisfies Record<ClosedReason, number>

@@ -1,5 +1,5 @@
 import {kebabCase} from '../lib/kebab-case.js'
-import {MAX_SLUG_LENGTH} from './constants.js'
+import {MAX_SLUG_LENGTH, SLUG_PATTERN} from './constants.js'
 
 /**
  * The slug of a cluster name (DECISIONS: Slug), at most MAX_SLUG_LENGTH
@@ -12,4 +12,4 @@ export function slugify(name: string): string | null {
 }
 
 /** True for strings shaped like a slug (what GET /v1/clusters/<slug> looks up). */
-export const looksLikeSlug = (value: string) => /^[a-z0-9]+(-[a-z0-9]+)*$/.test(value) && value.length <= MAX_SLUG_LENGTH
+export const looksLikeSlug = (value: string) => SLUG_PATTERN.test(value) && value.length <= MAX_SLUG_LENGTH

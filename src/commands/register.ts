@@ -5,6 +5,7 @@ import {assertAgentId} from '../cli/agent-id.js'
 import {assertCredentialsDir} from '../cli/credentials-dir.js'
 import {printable} from '../client/printable.js'
 import {MeshError} from '../lib/errors.js'
+import {AGENT_ID_RULE} from '../protocol/registry.js'
 
 export default class Register extends MeshCommand {
   static override description = `Register an agent on a registry, with an Ed25519 identity key bound by a signed proof.
@@ -17,7 +18,7 @@ Creates the agent's identity key (or reuses the one kept for this agent id), reg
   ]
 
   static override args = {
-    agent_id: Args.string({description: 'agent id: 3 to 64 characters of [A-Za-z0-9_-]', required: true}),
+    agent_id: Args.string({description: `agent id: ${AGENT_ID_RULE}`, required: true}),
   }
 
   static override flags = {

@@ -5,8 +5,7 @@
  */
 import type {RegistryLimits} from './types.js'
 
-/** spec Limits: agent_id 3 to 64 chars of [A-Za-z0-9_-]. */
-export const AGENT_ID_PATTERN = /^[A-Za-z0-9_-]{3,64}$/
+export {AGENT_ID_PATTERN, AGENT_ID_RULE} from '../protocol/registry.js'
 /**
  * Ids that would shadow fixed routes (`/agents/messages`, `/v1/agents/ws`,
  * `/v1/agents/me`...). Refused at registration so paths never become ambiguous.

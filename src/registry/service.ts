@@ -10,7 +10,7 @@ import {conflict, invalid, MeshError, notFound, unauthorized} from '../lib/error
 import {assertValid} from '../lib/schemas.js'
 import {assertStorableJson} from '../lib/storable-json.js'
 import {assertCardLimits, assertCardSize, mergeState, nestsDeeperThan, prepareCard} from './card.js'
-import {AGENT_ID_PATTERN, API_KEY_BYTES, MAX_CARD_DEPTH, RESERVED_AGENT_IDS} from './constants.js'
+import {AGENT_ID_PATTERN, AGENT_ID_RULE, API_KEY_BYTES, MAX_CARD_DEPTH, RESERVED_AGENT_IDS} from './constants.js'
 import type {CoreRegistryContext} from './context.js'
 import {directoryRecord, didOf, handleOf, identityAttestation, isOnlineAt, networkItem, onlineSince, patchKeeps, siteCard} from './records.js'
 import type {AgentPatch, AgentRecord, JsonObject, SignerIdentity} from './types.js'
@@ -19,7 +19,8 @@ export const hashApiKey = (apiKey: string) => apiKeyDigest(apiKey).toString('hex
 
 const apiKeyDigest = (apiKey: string) => createHash('sha256').update(apiKey, 'utf8').digest()
 
-interface RegisterBody {
+/** `POST /v1/agents/register` body (src/registry/wire.ts gives it to clients). */
+export interface RegisterBody {
   agent_id: string
   capabilities?: string[]
   pubkey?: string
@@ -37,7 +38,7 @@ interface PatchMeBody {
 /** Refuses an id that could never name an agent (400), before any lookup. */
 export function assertAgentId(agentId: string): void {
   if (!AGENT_ID_PATTERN.test(agentId)) {
-    throw invalid('invalid_agent_id', 'agent_id is 3 to 64 characters of [A-Za-z0-9_-]', {field: 'agent_id'})
+    throw invalid('invalid_agent_id', `agent_id is ${AGENT_ID_RULE}`, {field: 'agent_id'})
   }
 }
 

@@ -1,3 +1,4 @@
+import {SCHEMA_NAME} from './schema-name.js'
 import pg from 'pg'
 import type {Migration} from './migrations.js'
 
@@ -10,8 +11,6 @@ export interface OpenPostgresOptions {
   schema?: string
   max?: number
 }
-
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
 
 /** A pool whose every connection uses `schema` as its search_path. */
 export async function openPostgres(options: OpenPostgresOptions): Promise<PgPool> {

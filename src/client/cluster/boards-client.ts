@@ -7,45 +7,17 @@ import {relayRequest, resolveRelayUrl, type RelayRequestOptions} from './client.
 import {REST_TIMEOUT_MS} from './constants.js'
 
 // The wire shapes are the relay's own (type-only: nothing of the server loads).
-export type {PostTtl} from '../../cluster/boards/constants.js'
-import type {PostTtl} from '../../cluster/boards/constants.js'
-import type {BoardView, PostView, Props} from '../../cluster/boards/types.js'
+export type {PostTtl} from '../../cluster/wire.js'
+import type {BoardCreateInput, BoardList, BoardView, CreatedPost, PostCreateInput, PostList, PostView, Props} from '../../cluster/wire.js'
 
 /** spec: props inherited cluster → board → post. */
 export type BoardProps = Props
 export type Board = BoardView
 export type Post = PostView
 
-export interface BoardList {
-  boards: Board[]
-  count: number
-}
-
-export interface PostList {
-  posts: Post[]
-  count: number
-  next_cursor: string | null
-}
-
-export interface CreatedPost {
-  post: Post
-  /** Shown once: the only credential besides the admin token that deletes the post. */
-  delete_token: string
-}
-
-export interface BoardInput {
-  slug?: string
-  title: string
-  charter?: string
-  props?: BoardProps
-}
-
-export interface PostInput {
-  title: string
-  body: string
-  ttl: PostTtl
-  props?: BoardProps
-}
+export type {BoardList, CreatedPost, PostList}
+export type BoardInput = BoardCreateInput
+export type PostInput = PostCreateInput
 
 export interface PostQuery {
   near?: string

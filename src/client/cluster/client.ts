@@ -5,6 +5,7 @@
  * socket library is imported when a connection first connects.
  */
 import {MeshError} from '../../lib/errors.js'
+import type {CatalogItem, ClusterList, ClusterVisibility, CreateClusterInput, CreatedCluster, MemberVis} from '../../cluster/wire.js'
 import {callJson, resolveServerUrl} from '../http-json.js'
 import {DEFAULT_RELAY_URL, RELAY_ENV, REST_TIMEOUT_MS} from './constants.js'
 import {ClusterConnection, type ClusterConnectionOptions} from './connection.js'
@@ -16,46 +17,10 @@ export * from './frames.js'
 export {Roster, type RosterEntry} from './roster.js'
 export {createBackoff, type Backoff, type BackoffOptions} from './backoff.js'
 
-export type Visibility = 'private' | 'public'
-export type MemberVisibility = 'public' | 'private' | 'ghost'
-
-/** Body of `POST /v1/clusters` (DECISIONS: create also accepts `props` and `persist`). */
-export interface CreateClusterInput {
-  name?: string
-  visibility?: Visibility
-  topic?: string
-  description?: string
-  persist?: boolean
-  props?: Record<string, unknown>
-}
-
-/** `201` answer of create; the tokens are shown only this once. */
-export interface CreatedCluster {
-  cluster_id: string
-  token: string
-  admin_token: string
-  visibility: Visibility
-  ws: string
-  protocol: string
-  slug?: string
-  [field: string]: unknown
-}
-
-/** A public cluster as the catalog shows it (DECISIONS: id, name, slug, topic, description, online). */
-export interface ClusterCatalogItem {
-  id: string
-  name?: string
-  slug?: string
-  topic?: string
-  description?: string
-  online?: number
-  [field: string]: unknown
-}
-
-export interface ClusterList {
-  clusters: ClusterCatalogItem[]
-  count: number
-}
+export type Visibility = ClusterVisibility
+export type MemberVisibility = MemberVis
+export type {ClusterCatalogItem, ClusterList, CreateClusterInput, CreatedCluster}
+type ClusterCatalogItem = CatalogItem
 
 /** Who joins: spec "Member" — handle, optional did:key, visibility. */
 export interface JoinOptions {

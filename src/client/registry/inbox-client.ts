@@ -4,8 +4,7 @@
  * registry's stable code.
  */
 import {callJson} from '../http-json.js'
-import type {InboxMessage} from '../../registry/messaging/store/store.js'
-import type {WebhookStatus} from '../../registry/messaging/service.js'
+import type {InboxMessage, WebhookStatus} from '../../registry/wire.js'
 
 const TIMEOUT_MS = 15_000
 

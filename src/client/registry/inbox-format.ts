@@ -1,5 +1,5 @@
 /** Human lines for the inbox commands (a terminal); pipes get NDJSON instead. */
-import type {InboxMessage} from '../../registry/messaging/store/store.js'
+import type {InboxMessage} from '../../registry/wire.js'
 
 const MAX_PREVIEW = 200
 

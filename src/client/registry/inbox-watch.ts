@@ -7,13 +7,13 @@
 import type {IncomingMessage} from 'node:http'
 import {setTimeout as sleepFor} from 'node:timers/promises'
 import {MeshError} from '../../lib/errors.js'
-import {WS_PATH} from '../../registry/messaging/constants.js'
-import type {AgentSession} from './agent-session.js'
+import {AGENT_WS_PATH} from '../../protocol/registry.js'
+import type {RegistrySession} from './registry-client.js'
 
 export type WatchEvent = {event: 'connecting'; url: string} | {event: 'reconnecting'; in_ms: number; reason: string}
 
 export interface WatchOptions {
-  session: AgentSession
+  session: RegistrySession
   onFrame(frame: Record<string, unknown>): void
   onEvent?(event: WatchEvent): void
   signal: AbortSignal
@@ -52,7 +52,7 @@ export async function watchAgentSocket(options: WatchOptions): Promise<void> {
 
   const connectOnce = () =>
     new Promise<Outcome>((resolve) => {
-      const url = `${options.session.registry.replace(/^http/, 'ws')}${WS_PATH}?token=${encodeURIComponent(options.session.token)}`
+      const url = `${options.session.registry.replace(/^http/, 'ws')}${AGENT_WS_PATH}?token=${encodeURIComponent(options.session.token)}`
       options.onEvent?.({event: 'connecting', url: url.replace(/token=[^&]+/, 'token=…')})
       const ws = new WebSocket(url, {perMessageDeflate: false})
       let welcomed = false

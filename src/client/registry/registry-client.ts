@@ -7,7 +7,7 @@
  */
 import type {KeyObject} from 'node:crypto'
 import {signRequest} from '../../identity/mesh-sig.js'
-import type {DirectoryRecord} from '../../registry/records.js'
+import type {DirectoryRecord, IdentityView, PatchMeAnswer, RegisterAnswer, RegisterRequest, TokenAnswer} from '../../registry/wire.js'
 import {shapeProblem, type AnswerShape} from '../answer-shape.js'
 import {callJson} from '../http-json.js'
 
@@ -16,62 +16,18 @@ export {DEFAULT_REGISTRY_URL, REGISTRY_ENV, resolveRegistryUrl} from './search-c
 /** How long one registry call may take. */
 export const REGISTRY_TIMEOUT_MS = 15_000
 
-export interface RegisterRequest {
-  agent_id: string
-  capabilities?: string[]
-  pubkey?: string
-  endpoint?: string
-  description?: string
-}
-
-export interface RegisterAnswer {
-  agent_id: string
-  api_key: string
-  token: string
-  expires_at: string
-  hub_url: string
-  handle: string
-  pubkey: string | null
-  did: string | null
-  verified: boolean
-  rotated: boolean
-  message: string
-}
-
-export interface TokenAnswer {
-  token: string
-  agent_id: string
-  token_type: 'Bearer'
-  expires_in: number
-  expires_at: string
-  online: true
-  hub_url: string
-}
-
-export interface PatchMeAnswer {
-  ok: true
-  agent_id: string
-  display_name: string
-  owner_class: string
-  brand: string | null
-  capabilities: string[]
-  warnings?: string[]
-  webhook_secret?: string
-  webhook?: string | null
-}
-
-/** The directory record of `GET /v1/agents/<id>` (the registry's own type; type-only import). */
+export type {IdentityView, PatchMeAnswer, RegisterAnswer, RegisterRequest, TokenAnswer}
+/** The directory record of `GET /v1/agents/<id>`. */
 export type AgentRecordView = DirectoryRecord
 
-export interface IdentityView {
-  agent_id: string
-  handle: string
-  pubkey: string | null
-  did: string | null
-  verified: boolean
-  endpoint: string | null
-  registered: string
-  online: boolean
+/** An agent logged in to a registry: what the inbox client and watch act with (src/agent/session.ts opens one). */
+export interface RegistrySession {
+  registry: string
+  agentId: string
+  /** A fresh 24 h JWT. */
+  token: string
+  /** Mints a new token (long-running watch reconnecting after a day). */
+  refresh(): Promise<string>
 }
 
 export interface RegistryClientOptions {

@@ -4,7 +4,7 @@
  * Importing this file loads nothing heavy.
  */
 import {listProblem, shapeProblem, type AnswerShape} from '../answer-shape.js'
-import type {SearchResponse, SearchResultItem} from '../../registry/search/search-service.js'
+import type {SearchResponse, SearchResultItem} from '../../registry/wire.js'
 import {callJson, resolveServerUrl} from '../http-json.js'
 
 /** Default registry base URL when neither `--registry` nor `MESH_REGISTRY` is given. */

@@ -34,7 +34,6 @@ export const BOARD_TITLE_MAX_CHARS = 200
 export const CHARTER_MAX_BYTES = 4 * 1024
 export const POST_TITLE_MAX_CHARS = 200
 export const POST_BODY_MAX_BYTES = 16 * 1024
-export const AGENT_HANDLE_MAX_CHARS = 128
 
 /** Request body caps: JSON escapes (\uXXXX) can grow text up to six times. */
 export const BOARD_REQUEST_MAX_BYTES = 32 * 1024

@@ -12,8 +12,9 @@ import {BOARD_REQUEST_MAX_BYTES, DELETE_TOKEN_HEADER, DELETE_TOKEN_QUERY, POST_R
 import type {BoardsContext} from './context.js'
 import {createPost, deletePost, getPost, listPosts} from './post-ops.js'
 import {assertQuery, isAdult} from './post-query.js'
+import {MAX_HANDLE_LENGTH} from '../../protocol/cluster.js'
 
-const AUTHOR_SHAPE = {agent: 'agent (the author handle) must be 1 to 128 characters without control characters'}
+const AUTHOR_SHAPE = {agent: `agent (the author handle) must be 1 to ${MAX_HANDLE_LENGTH} characters without control characters`}
 
 /** The author's one-time delete token: header `x-delete-token` or query `delete_token`. */
 function deleteToken(ctx: Context): string | undefined {

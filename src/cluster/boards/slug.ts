@@ -2,7 +2,7 @@
 import {kebabCase} from '../../lib/kebab-case.js'
 import {SLUG_MAX_CHARS} from './constants.js'
 
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+export {SLUG_PATTERN} from '../../protocol/cluster.js'
 
 /** A title in kebab-case ("Rides & Lifts!" → "rides-lifts"), cut at a word end; "" when nothing is left. */
 export function slugify(title: string): string {

@@ -6,7 +6,8 @@
 import {randomBytes} from 'node:crypto'
 import type {Duplex} from 'node:stream'
 import type {WebSocket} from 'ws'
-import {CLOSE_CODES, CLOSE_GRACE_MS, CORK_FLUSH_BYTES} from '../constants.js'
+import {CLOSE_CODE_OF_REASON, CLOSE_GRACE_MS, CORK_FLUSH_BYTES} from '../constants.js'
+import {CLOSE_CODES} from '../../protocol/close-codes.js'
 import type {MemberVis} from '../types.js'
 import {CLOSED_FRAMES, encodeFrame, type ClosedReason, type ServerFrame} from './frames.js'
 import {textFrame, type Corkable, type Outbox} from './wire.js'
@@ -167,12 +168,12 @@ export class Member implements Corkable {
    * destroyed. The member leaves the room at once.
    */
   close(reason: ClosedReason) {
-    this.shut(CLOSED_FRAMES[reason], CLOSE_CODES[reason], reason)
+    this.shut(CLOSED_FRAMES[reason], CLOSE_CODE_OF_REASON[reason], reason)
   }
 
-  /** The relay cannot serve this socket (storage down): an `error` frame, then close 1011. */
+  /** The relay cannot serve this socket (storage down): an `error` frame, then close `internal` (1011). */
   fail(detail: Buffer) {
-    this.shut(detail, 1011, 'unavailable')
+    this.shut(detail, CLOSE_CODES.internal, 'unavailable')
   }
 
   /** The last frame through `ws.send` (after any corked bytes), then ws's close frame; nothing follows. */

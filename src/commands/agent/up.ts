@@ -41,10 +41,10 @@ The card file is re-read before every heartbeat, so edits propagate on the next 
 
   async run() {
     const {flags} = await this.parse(AgentUp)
-    const [{createRegistryClient, resolveRegistryUrl}, {openSecretStore}, creds, {runHeartbeat}, {loadCardFile}] = await Promise.all([
+    const [{createRegistryClient}, {credentialsDir}, {resolveAgentLogin}, {runHeartbeat}, {loadCardFile}] = await Promise.all([
       import('../../client/registry/registry-client.js'),
-      import('../../identity/secrets.js'),
       import('../../agent/credentials.js'),
+      import('../../agent/api-key.js'),
       import('../../agent/heartbeat.js'),
       import('../../agent/card-file.js'),
     ])
@@ -56,17 +56,8 @@ The card file is re-read before every heartbeat, so edits propagate on the next 
     }
     const loadCard = () => loadCardFile(cardPath).catch((error: unknown) => Promise.reject(cardError(error, flags.card, cardPath)))
     await loadCard()
-    const dir = await assertCredentialsDir(creds.credentialsDir(flags.credentials))
-    const {agentId, profile} = await creds.resolveAgentId(dir, flags.agent)
-    const registry = resolveRegistryUrl(flags.registry || profile?.registry)
-    let apiKey = process.env[creds.API_KEY_ENV]
-    if (!apiKey) {
-      const store = await openSecretStore({dir})
-      apiKey = (await store.get(creds.apiKeyName(agentId, registry))) ?? undefined
-      if (!apiKey) {
-        throw new MeshError('invalid', 'usage_no_api_key', `No api_key for ${agentId} on ${registry} in ${store.location}; run \`mesh register ${agentId} --registry ${registry}\` or set ${creds.API_KEY_ENV}`)
-      }
-    }
+    const dir = await assertCredentialsDir(credentialsDir(flags.credentials))
+    const {agentId, registry, apiKey} = await resolveAgentLogin({dir, agent: flags.agent, registry: flags.registry})
 
     const pretty = stdoutIsTTY() && !this.jsonEnabled()
     const controller = new AbortController()

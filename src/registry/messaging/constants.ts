@@ -44,7 +44,7 @@ export const WEBHOOK_POLL_INTERVAL_MS = 1000
 export const WEBHOOK_BATCH = 16
 
 /** Agent WebSocket path. spec: Registry side — `GET /v1/agents/ws?token=<JWT>`. */
-export const WS_PATH = '/v1/agents/ws'
+export {AGENT_WS_PATH as WS_PATH} from '../../protocol/registry.js'
 /** Frames above this are refused with an `error` frame (`frame_too_large`); the socket stays open. */
 export const WS_MAX_FRAME_BYTES = MAX_PAYLOAD_BYTES + 1024
 /** Frames above this close the socket (1009) without being read: protects memory. */
@@ -72,5 +72,4 @@ export const subjectOfNode = (nodeId: string) => `registry.node.${nodeId}`
 /** Wakes every node's webhook worker when a delivery is queued. */
 export const SUBJECT_WEBHOOK_KICK = 'registry.messaging.webhook-kick'
 
-/** spec Limits: agent_id 3 to 64 chars of `[A-Za-z0-9_-]` (also safe as a bus subject token). */
-export const AGENT_ID_PATTERN = /^[A-Za-z0-9_-]{3,64}$/
+export {AGENT_ID_PATTERN, AGENT_ID_RULE} from '../../protocol/registry.js'

@@ -2,7 +2,7 @@ import {forbidden, invalid, notFound, tooLarge, conflict} from '../../lib/errors
 import type {Logger} from '../../lib/log.js'
 import {assertStorableJson} from '../../lib/storable-json.js'
 import {nestsDeeperThan} from '../card.js'
-import {ACK_MAX_IDS, AGENT_ID_PATTERN, MAX_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH, READ_DEFAULT_LIMIT, READ_MAX_LIMIT, REGISTRY_SENDER} from './constants.js'
+import {ACK_MAX_IDS, AGENT_ID_PATTERN, AGENT_ID_RULE, MAX_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH, READ_DEFAULT_LIMIT, READ_MAX_LIMIT, REGISTRY_SENDER} from './constants.js'
 import type {InboxMessage, MessageRoute, MessagingStore, StoredMessage} from './store/store.js'
 import {newWebhookSecret} from './webhook/signature.js'
 import type {ServerFrame} from './ws/frames.js'
@@ -45,7 +45,7 @@ const wire = (message: StoredMessage): InboxMessage => ({id: message.id, from: m
 
 /** Checks `to` and `payload` of a message; returns the payload's serialized size. */
 export function checkMessage(to: unknown, payload: unknown): asserts to is string {
-  if (typeof to !== 'string' || !AGENT_ID_PATTERN.test(to)) throw invalid('invalid_recipient', '`to` must be an agent id (3 to 64 characters of A-Z a-z 0-9 _ -)', {field: 'to'})
+  if (typeof to !== 'string' || !AGENT_ID_PATTERN.test(to)) throw invalid('invalid_recipient', `\`to\` must be an agent id (${AGENT_ID_RULE})`, {field: 'to'})
   if (payload === undefined) throw invalid('missing_payload', '`payload` is required (any JSON value)', {field: 'payload'})
   // Before any serialization: a deeper payload would overflow JSON.stringify's stack (a 500, not a 400).
   if (nestsDeeperThan(payload, MAX_PAYLOAD_DEPTH)) {

@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {createMemoryRegistryStore} from '../../../src/registry/store/store.js'
 import {createMemoryMessagingStore} from '../../../src/registry/messaging/store/store.js'
 import {watchAgentSocket, type WatchEvent} from '../../../src/client/registry/inbox-watch.js'
-import type {AgentSession} from '../../../src/client/registry/agent-session.js'
+import type {RegistrySession} from '../../../src/client/registry/registry-client.js'
 import {FrameClient, registerAgents, startNode, tokenOf} from '../../registry/messaging/harness.js'
 
 /** Collects frames and events, waking a waiter on each. */
@@ -26,7 +26,7 @@ describe('watchAgentSocket', () => {
     await registerAgents(registryStore, 'ann', 'bob')
     let node = await startNode({store: registryStore}, {store: messagingStore})
     const port = node.server.port
-    const session: AgentSession = {registry: node.url, agentId: 'bob', token: tokenOf('bob'), refresh: async () => tokenOf('bob')}
+    const session: RegistrySession = {registry: node.url, agentId: 'bob', token: tokenOf('bob'), refresh: async () => tokenOf('bob')}
     const log = recorder()
     const controller = new AbortController()
     const watching = watchAgentSocket({session, signal: controller.signal, onFrame: log.push, onEvent: log.push, random: () => 0})
@@ -53,7 +53,7 @@ describe('watchAgentSocket', () => {
     await registerAgents(node.ctx.store, 'bob')
     try {
       let refreshed = 0
-      const stale: AgentSession = {registry: node.url, agentId: 'bob', token: 'expired', refresh: async () => (refreshed++, (stale.token = tokenOf('bob')))}
+      const stale: RegistrySession = {registry: node.url, agentId: 'bob', token: 'expired', refresh: async () => (refreshed++, (stale.token = tokenOf('bob')))}
       const log = recorder()
       const controller = new AbortController()
       const watching = watchAgentSocket({session: stale, signal: controller.signal, onFrame: log.push})
@@ -62,7 +62,7 @@ describe('watchAgentSocket', () => {
       controller.abort()
       await watching
 
-      const revoked: AgentSession = {registry: node.url, agentId: 'ghost', token: 'nope', refresh: async () => (revoked.token = 'still-nope')}
+      const revoked: RegistrySession = {registry: node.url, agentId: 'ghost', token: 'nope', refresh: async () => (revoked.token = 'still-nope')}
       await expect(watchAgentSocket({session: revoked, signal: new AbortController().signal, onFrame: () => {}})).rejects.toMatchObject({code: 'invalid_token'})
     } finally {
       await node.stop()

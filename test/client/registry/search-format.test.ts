@@ -7,9 +7,9 @@ const answer: SearchAnswer = {
   ignored_keys: [],
   took_ms: 1.2,
   results: [
-    {agent_id: 'painter', display_name: 'Painter', did: 'did:key:z6Mk', verified: true, endpoint: 'https://p.example', online: true, operational: true, card_match: '2/2', score: 1.2345,
+    {agent_id: 'painter', display_name: 'Painter', did: 'did:key:z6Mk', verified: true, endpoint: 'https://p.example', online: true, operational: true, card_match: '2/2', live_check: {ok: true, source: 'health', checked_at: '2026-06-20T12:00:00.000Z'}, score: 1.2345,
       invoke: [{skill: 'draw', url: 'https://p.example/v1/draw'}, {skill: 'paint', url: 'https://p.example/v1/paint'}], description: 'Generates images\tfrom text prompts of any length and style', category: 'media.image', tags: ['image']},
-    {agent_id: 'raw-id', display_name: 'raw-id', did: null, verified: false, endpoint: null, online: true, operational: null, card_match: null, score: 0.5, invoke: [], description: null, category: null, tags: []},
+    {agent_id: 'raw-id', display_name: 'raw-id', did: null, verified: false, endpoint: null, online: true, operational: null, card_match: null, live_check: null, score: 0.5, invoke: [], description: null, category: null, tags: []},
   ],
 }
 

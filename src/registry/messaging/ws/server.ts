@@ -5,6 +5,7 @@ import {refuseUpgrade} from '../../../http/host.js'
 import {createRateLimiter} from '../../../http/rate-limit.js'
 import {STATUS_OF_KIND} from '../../../http/error-middleware.js'
 import {isMeshError} from '../../../lib/errors.js'
+import {CLOSE_CODES} from '../../../protocol/close-codes.js'
 import type {Logger} from '../../../lib/log.js'
 import {
   WS_HARD_MAX_FRAME_BYTES,
@@ -28,8 +29,8 @@ export interface AgentSocketServerOptions {
   rateLimit?: {limit: number; windowMs: number}
 }
 
-/** Close codes of the agent socket (also in docs/messaging.md). */
-export const CLOSE = {shutdown: 1001, policy: 1008, internal: 1011} as const
+/** Close codes of the agent socket, from the one table (docs/messaging.md, Close codes). */
+export const CLOSE = {shutdown: CLOSE_CODES.goingAway, policy: CLOSE_CODES.policy, internal: CLOSE_CODES.internal} as const
 
 interface Connection extends LiveSocket {
   /** Per-process socket number (rate-limit key, logs). */

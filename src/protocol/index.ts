@@ -1,0 +1,3 @@
+export * from './registry.js'
+export * from './cluster.js'
+export * from './close-codes.js'
