@@ -1,6 +1,7 @@
 import {randomUUID} from 'node:crypto'
-import {connect, type NatsConnection} from 'nats'
-import type {Bus, BusHandler} from './bus.js'
+import {connect, Events, type NatsConnection} from 'nats'
+import type {Logger} from '../lib/log.js'
+import type {Bus, BusHandler, BusStatus} from './bus.js'
 
 export interface NatsBusOptions {
   /** nats://host:port (comma-separated list allowed) */
@@ -8,6 +9,10 @@ export interface NatsBusOptions {
   /** Prefix for every subject, so several deployments can share one NATS server. */
   prefix?: string
   name?: string
+  /** Where connection losses and recoveries are logged (one line each); default: not logged. */
+  logger?: Logger
+  /** Wait between reconnect attempts to one server (nats.js default 2000 ms); tests shorten it. */
+  reconnectTimeWaitMs?: number
 }
 
 /** A Bus over core NATS: one connection per process, subjects prefixed per deployment. */
@@ -18,7 +23,27 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
     name: options.name ?? 'mesh',
     reconnect: true,
     maxReconnectAttempts: -1,
+    ...(options.reconnectTimeWaitMs === undefined ? {} : {reconnectTimeWait: options.reconnectTimeWaitMs}),
   })
+  const status: BusStatus = {kind: 'nats', connected: true, reconnects: 0, since: new Date().toISOString()}
+  const change = (connected: boolean) => {
+    status.connected = connected
+    status.since = new Date().toISOString()
+  }
+  // The client's status events drive `connected`; server addresses are not logged (a URL may carry credentials).
+  void (async () => {
+    for await (const event of nc.status()) {
+      if (event.type === Events.Disconnect && status.connected) {
+        change(false)
+        options.logger?.warn('bus disconnected; reconnecting', {bus: 'nats'})
+      } else if (event.type === Events.Reconnect) {
+        status.reconnects++
+        change(true)
+        options.logger?.info('bus reconnected', {bus: 'nats', reconnects: status.reconnects})
+      }
+    }
+  })().catch(() => {})
+  void nc.closed().then(() => change(false))
   const full = (subject: string) => `${prefix}.${subject}`
   return {
     nodeId: randomUUID(),
@@ -34,6 +59,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       return () => sub.unsubscribe()
     },
     flush: () => nc.flush(),
+    status: () => ({...status}),
     async close() {
       await nc.drain().catch(() => nc.close())
     },

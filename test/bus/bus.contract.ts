@@ -54,5 +54,11 @@ export function busContract(name: string, make: () => Promise<[Bus, Bus]>) {
     it('gives each bus its own node id', () => {
       expect(a.nodeId).not.toBe(b.nodeId)
     })
+    it('reports itself connected while open, with its kind and the time of the last change', () => {
+      const status = a.status()
+      expect(status).toMatchObject({connected: true, reconnects: 0})
+      expect(['local', 'nats']).toContain(status.kind)
+      expect(Number.isNaN(Date.parse(status.since))).toBe(false)
+    })
   })
 }

@@ -25,6 +25,7 @@ function nodeBus(shared: Bus) {
       }
     },
     flush: () => shared.flush(),
+    status: () => shared.status(),
     close: async () => {},
   }
   return {bus, live}

@@ -91,6 +91,10 @@ export async function createPostgresClusterStore(pool: PgPool): Promise<ClusterS
       const {rows} = await pool.query('SELECT node_id FROM cluster_nodes WHERE seen_at >= $1', [since])
       return rows.map((row) => row.node_id as string)
     },
+    async listNodes() {
+      const {rows} = await pool.query('SELECT node_id, seen_at FROM cluster_nodes ORDER BY node_id')
+      return rows.map((row) => ({node_id: row.node_id as string, seen_at: Number(row.seen_at)}))
+    },
     async addPresence(e) {
       await pool.query(
         `INSERT INTO cluster_presence (node_id, socket_id, cluster_id, agent, did, vis, joined_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -122,8 +126,15 @@ export async function createPostgresClusterStore(pool: PgPool): Promise<ClusterS
     },
     removeNode,
     async sweepNodes(staleBefore) {
-      const {rows} = await pool.query('SELECT node_id FROM cluster_nodes WHERE seen_at < $1', [staleBefore])
-      for (const row of rows) await removeNode(row.node_id as string)
+      // One statement: the node row's delete re-checks seen_at (a node that just beat stays) and, of nodes
+      // sweeping together, only the one whose delete took the row reports it.
+      const {rows} = await pool.query(
+        `WITH gone AS (DELETE FROM cluster_nodes WHERE seen_at < $1 RETURNING node_id),
+              dropped AS (DELETE FROM cluster_presence p USING gone WHERE p.node_id = gone.node_id RETURNING p.node_id)
+         SELECT gone.node_id, (SELECT count(*) FROM dropped WHERE dropped.node_id = gone.node_id) AS members FROM gone ORDER BY gone.node_id`,
+        [staleBefore],
+      )
+      return rows.map((row) => ({node_id: row.node_id as string, members: Number(row.members)}))
     },
   }
   return store

@@ -48,6 +48,7 @@ export function createSqliteClusterStore(db: SqliteDatabase): ClusterStore {
     recordCreation: db.prepare('INSERT INTO cluster_creations (ip_key, at) VALUES (?, ?)'),
     heartbeat: db.prepare('INSERT INTO cluster_nodes (node_id, seen_at) VALUES (?, ?) ON CONFLICT (node_id) DO UPDATE SET seen_at = excluded.seen_at'),
     liveNodes: db.prepare('SELECT node_id FROM cluster_nodes WHERE seen_at >= ?'),
+    allNodes: db.prepare('SELECT node_id, seen_at FROM cluster_nodes ORDER BY node_id'),
     addPresence: db.prepare(`INSERT OR REPLACE INTO cluster_presence (node_id, socket_id, cluster_id, agent, did, vis, joined_at)
       VALUES (@node_id, @socket_id, @cluster_id, @agent, @did, @vis, @joined_at)`),
     removePresence: db.prepare('DELETE FROM cluster_presence WHERE node_id = ? AND socket_id = ?'),
@@ -59,9 +60,13 @@ export function createSqliteClusterStore(db: SqliteDatabase): ClusterStore {
     staleNodes: db.prepare('SELECT node_id FROM cluster_nodes WHERE seen_at < ?'),
   }
   const removeNode = db.transaction((nodeId: string) => {
-    q.removeNodePresence.run(nodeId)
+    const members = q.removeNodePresence.run(nodeId).changes
     q.removeNode.run(nodeId)
+    return members
   })
+  const sweepNodes = db.transaction((staleBefore: number) =>
+    (q.staleNodes.all(staleBefore) as {node_id: string}[]).map(({node_id}) => ({node_id, members: removeNode(node_id)})),
+  )
 
   return {
     async createCluster(cluster) {
@@ -117,6 +122,9 @@ export function createSqliteClusterStore(db: SqliteDatabase): ClusterStore {
     async listLiveNodes(since) {
       return (q.liveNodes.all(since) as {node_id: string}[]).map((row) => row.node_id)
     },
+    async listNodes() {
+      return (q.allNodes.all() as {node_id: string; seen_at: number}[]).map((row) => ({node_id: row.node_id, seen_at: Number(row.seen_at)}))
+    },
     async addPresence(entry) {
       q.addPresence.run(entry)
     },
@@ -142,7 +150,7 @@ export function createSqliteClusterStore(db: SqliteDatabase): ClusterStore {
       removeNode(nodeId)
     },
     async sweepNodes(staleBefore) {
-      for (const row of q.staleNodes.all(staleBefore) as {node_id: string}[]) removeNode(row.node_id)
+      return sweepNodes(staleBefore)
     },
   }
 }

@@ -6,6 +6,7 @@
  * sqlite.ts and postgres.ts hold the durable ones. All prove the same
  * contract (test/cluster/store/store.contract.ts).
  */
+import type {NodeSeen, SweptNode} from '../../bus/peers.js'
 import {conflict} from '../../lib/errors.js'
 import type {ClusterProps, ClusterRecord, MemberVis} from '../types.js'
 
@@ -69,6 +70,8 @@ export interface ClusterStore {
   heartbeatNode(nodeId: string, at: number): Promise<void>
   /** Node ids whose last heartbeat is at or after `since`. */
   listLiveNodes(since: number): Promise<string[]>
+  /** Every node's last heartbeat, live or not (the peers of `/health`). */
+  listNodes(): Promise<NodeSeen[]>
   addPresence(entry: PresenceEntry): Promise<void>
   removePresence(nodeId: string, socketId: string): Promise<void>
   /** Open sockets of a cluster on live nodes, oldest first. */
@@ -77,8 +80,12 @@ export interface ClusterStore {
   onlineCounts(clusterIds: string[], aliveSince: number): Promise<Map<string, number>>
   /** Removes a node and all its presence rows (clean stop). */
   removeNode(nodeId: string): Promise<void>
-  /** Removes nodes not seen since `staleBefore`, and their presence rows (crashed nodes). */
-  sweepNodes(staleBefore: number): Promise<void>
+  /**
+   * Removes nodes not seen since `staleBefore`, and their presence rows
+   * (crashed nodes). Answers the nodes this call removed with their row
+   * counts: of several nodes sweeping at once, only one reports a node.
+   */
+  sweepNodes(staleBefore: number): Promise<SweptNode[]>
 }
 
 export const slugTaken = (slug: string) =>
@@ -156,6 +163,9 @@ export function createMemoryClusterStore(): ClusterStore {
     async listLiveNodes(since) {
       return [...live(since)]
     },
+    async listNodes() {
+      return [...nodes].map(([node_id, seen_at]) => ({node_id, seen_at})).sort((a, b) => a.node_id.localeCompare(b.node_id))
+    },
     async addPresence(entry) {
       presence.set(key(entry.node_id, entry.socket_id), copy(entry))
     },
@@ -186,7 +196,15 @@ export function createMemoryClusterStore(): ClusterStore {
       for (const [k, e] of presence) if (e.node_id === nodeId) presence.delete(k)
     },
     async sweepNodes(staleBefore) {
-      for (const [id, seen] of nodes) if (seen < staleBefore) await this.removeNode(id)
+      const swept: SweptNode[] = []
+      for (const [id, seen] of nodes) {
+        if (seen >= staleBefore) continue
+        let members = 0
+        for (const e of presence.values()) if (e.node_id === id) members++
+        await this.removeNode(id)
+        swept.push({node_id: id, members})
+      }
+      return swept
     },
   }
 }

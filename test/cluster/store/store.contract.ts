@@ -130,6 +130,19 @@ export function clusterStoreContract(name: string, open: () => Promise<{store: C
       expect(await store.listPresence('c_p', 0)).toEqual([b, c])
     }))
 
+    it('lists every node with its last heartbeat, live or not', withStore(async (store) => {
+      expect(await store.listNodes()).toEqual([])
+      await store.heartbeatNode('n2', 5_000)
+      await store.heartbeatNode('n1', 10_000)
+      await store.heartbeatNode('n1', 12_000)
+      expect((await store.listNodes()).sort((a, b) => a.node_id.localeCompare(b.node_id))).toEqual([
+        {node_id: 'n1', seen_at: 12_000},
+        {node_id: 'n2', seen_at: 5_000},
+      ])
+      await store.removeNode('n2')
+      expect(await store.listNodes()).toEqual([{node_id: 'n1', seen_at: 12_000}])
+    }))
+
     it('counts distinct visible handles per cluster', withStore(async (store) => {
       await store.heartbeatNode('n1', 100)
       await store.heartbeatNode('n2', 100)
@@ -153,7 +166,10 @@ export function clusterStoreContract(name: string, open: () => Promise<{store: C
       await store.removeNode('n1')
       expect((await store.listPresence('c_1', 0)).map((e) => e.socket_id)).toEqual(['2'])
       await store.heartbeatNode('n3', 500)
-      await store.sweepNodes(200)
+      await store.addPresence(presence({cluster_id: 'c_2', node_id: 'n2', socket_id: '3'}))
+      // The sweep answers what it removed: n2 with its two sockets (n1 already left cleanly).
+      expect(await store.sweepNodes(200)).toEqual([{node_id: 'n2', members: 2}])
+      expect(await store.sweepNodes(200)).toEqual([])
       expect(await store.listLiveNodes(0)).toEqual(['n3'])
       await store.heartbeatNode('n2', 600)
       expect(await store.listPresence('c_1', 0)).toEqual([])

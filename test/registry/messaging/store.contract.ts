@@ -174,7 +174,14 @@ export function messagingStoreContract(name: string, open: () => Promise<Messagi
       await store.touchNode('node-a', T0 + 20_000)
       await store.addPresence('bob', 'node-a', T0 + 20_000)
       expect(await store.nodesOf('bob', T0 + 5000)).toEqual(['node-a'])
-      expect(await store.sweepNodes(T0 + 5000)).toBe(1)
+      expect(await store.listNodes()).toEqual([
+        {node_id: 'node-a', seen_at: T0 + 20_000},
+        {node_id: 'node-b', seen_at: T0},
+      ])
+      // node-b goes with its two agents (bob and cat), and is reported once
+      expect(await store.sweepNodes(T0 + 5000)).toEqual([{node_id: 'node-b', members: 2}])
+      expect(await store.sweepNodes(T0 + 5000)).toEqual([])
+      expect(await store.listNodes()).toEqual([{node_id: 'node-a', seen_at: T0 + 20_000}])
       expect(await store.nodesOf('cat', 0)).toEqual([])
       expect(await store.touchNode('node-b', T0 + 30_000)).toBe(false) // swept: the node must re-announce
       await store.removeNode('node-a')

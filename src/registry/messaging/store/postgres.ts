@@ -180,10 +180,20 @@ export async function createPostgresMessagingStore(pool: PgPool): Promise<Messag
       return !rows[0]!.inserted
     },
     removeNode,
+    async listNodes() {
+      const {rows} = await pool.query<{node_id: string; seen_at: string}>('SELECT node_id, seen_at FROM messaging_nodes ORDER BY node_id')
+      return rows.map((row) => ({node_id: row.node_id, seen_at: Number(row.seen_at)}))
+    },
     async sweepNodes(staleBefore) {
-      const {rows} = await pool.query<{node_id: string}>('SELECT node_id FROM messaging_nodes WHERE seen_at < $1', [staleBefore])
-      for (const {node_id} of rows) await removeNode(node_id)
-      return rows.length
+      // One statement: the node row's delete re-checks seen_at (a node that just beat stays) and, of nodes
+      // sweeping together, only the one whose delete took the row reports it.
+      const {rows} = await pool.query<{node_id: string; members: string}>(
+        `WITH gone AS (DELETE FROM messaging_nodes WHERE seen_at < $1 RETURNING node_id),
+              dropped AS (DELETE FROM messaging_presence p USING gone WHERE p.node_id = gone.node_id RETURNING p.node_id)
+         SELECT gone.node_id, (SELECT count(*) FROM dropped WHERE dropped.node_id = gone.node_id) AS members FROM gone ORDER BY gone.node_id`,
+        [staleBefore],
+      )
+      return rows.map((row) => ({node_id: row.node_id, members: Number(row.members)}))
     },
   }
 }

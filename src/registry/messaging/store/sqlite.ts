@@ -1,3 +1,4 @@
+import type {SweptNode} from '../../../bus/peers.js'
 import {migrateSqlite, type SqliteDatabase} from '../../../store/sqlite.js'
 import {SQLITE_MESSAGING_MIGRATIONS} from './migrations.js'
 import type {DeadLetter, Delivery, MessageRoute, MessagingStore, StoredMessage} from './store.js'
@@ -60,6 +61,7 @@ export function createSqliteMessagingStore(db: SqliteDatabase): MessagingStore {
     removeNode: db.prepare('DELETE FROM messaging_nodes WHERE node_id = ?'),
     removeNodePresence: db.prepare('DELETE FROM messaging_presence WHERE node_id = ?'),
     staleNodes: db.prepare('SELECT node_id FROM messaging_nodes WHERE seen_at < ?'),
+    allNodes: db.prepare('SELECT node_id, seen_at FROM messaging_nodes ORDER BY node_id'),
   }
 
   const nextId = () => (q.nextId.get() as {value: number}).value
@@ -111,9 +113,13 @@ export function createSqliteMessagingStore(db: SqliteDatabase): MessagingStore {
     return known
   })
   const removeNode = db.transaction((nodeId: string) => {
-    q.removeNodePresence.run(nodeId)
+    const members = q.removeNodePresence.run(nodeId).changes
     q.removeNode.run(nodeId)
+    return members
   })
+  const sweepNodes = db.transaction((staleBefore: number): SweptNode[] =>
+    (q.staleNodes.all(staleBefore) as {node_id: string}[]).map(({node_id}) => ({node_id, members: removeNode(node_id)})),
+  )
 
   return {
     async insert(message, now) {
@@ -180,10 +186,11 @@ export function createSqliteMessagingStore(db: SqliteDatabase): MessagingStore {
     async removeNode(nodeId) {
       removeNode(nodeId)
     },
+    async listNodes() {
+      return (q.allNodes.all() as {node_id: string; seen_at: number}[]).map((row) => ({node_id: row.node_id, seen_at: Number(row.seen_at)}))
+    },
     async sweepNodes(staleBefore) {
-      const stale = q.staleNodes.all(staleBefore) as {node_id: string}[]
-      for (const {node_id} of stale) removeNode(node_id)
-      return stale.length
+      return sweepNodes(staleBefore)
     },
   }
 }

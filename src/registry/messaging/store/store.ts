@@ -11,6 +11,7 @@
  *   back to `inbox` when the webhook is removed.
  * spec: "Receiving: use polling or webhook, not both."
  */
+import type {NodeSeen, SweptNode} from '../../../bus/peers.js'
 
 /** An inbox message as the spec shows it. spec: "Inbox message" `{id, from, payload, ts}`. */
 export interface InboxMessage {
@@ -113,8 +114,13 @@ export interface MessagingStore {
    */
   touchNode(nodeId: string, now: number): Promise<boolean>
   removeNode(nodeId: string): Promise<void>
-  /** Removes nodes (and their presence) not seen since `staleBefore`; returns how many. */
-  sweepNodes(staleBefore: number): Promise<number>
+  /** Every node's last heartbeat, fresh or not (the peers of `/health`). */
+  listNodes(): Promise<NodeSeen[]>
+  /**
+   * Removes nodes (and their presence) not seen since `staleBefore`; answers
+   * the nodes this call removed, each with its number of agents present there.
+   */
+  sweepNodes(staleBefore: number): Promise<SweptNode[]>
 }
 
 interface MemoryRow extends StoredMessage {
@@ -242,10 +248,19 @@ export function createMemoryMessagingStore(): MessagingStore {
         if (holders.size === 0) presence.delete(agentId)
       }
     },
+    async listNodes() {
+      return [...nodes].map(([node_id, seen_at]) => ({node_id, seen_at})).sort((a, b) => a.node_id.localeCompare(b.node_id))
+    },
     async sweepNodes(staleBefore) {
       const stale = [...nodes].filter(([, seen]) => seen < staleBefore).map(([node]) => node)
-      for (const node of stale) await this.removeNode(node)
-      return stale.length
+      const swept: SweptNode[] = []
+      for (const node of stale) {
+        let members = 0
+        for (const holders of presence.values()) if (holders.has(node)) members++
+        await this.removeNode(node)
+        swept.push({node_id: node, members})
+      }
+      return swept
     },
   }
 }
