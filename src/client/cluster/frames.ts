@@ -4,37 +4,15 @@
  * server frame carries `type`, the sender gets an `ack` (no echo).
  */
 
-// Frames whose shape the client reads exactly as the relay writes them (type-only import).
-export type {AckFrame, ErrorFrame, PresenceFrame, ReadyFrame} from '../../cluster/ws/frames.js'
-import type {AckFrame, ErrorFrame, PresenceFrame, ReadyFrame} from '../../cluster/ws/frames.js'
-
-/** A message delivered to this socket; `to` is null for a broadcast. */
-export interface MessageFrame {
-  type: 'message'
-  from: string
-  from_did?: string | null
-  to: string | null
-  ts: string
-  payload: unknown
-  /** Resolved `#<board-slug>` hashtags; shape left open by the spec, shown as tags. */
-  board?: unknown
-  /** Resolved `#<post-id>` hashtags; shape left open by the spec, shown as tags. */
-  ref?: unknown
-}
-
-/** The relay is closing this socket; `deleted` means the cluster is gone for good. */
-export interface ClosedFrame {
-  type: 'closed'
-  reason: string
-}
+// The relay's own frame types (type-only: nothing of the server loads).
+export type {AckFrame, ClosedFrame, ErrorFrame, MessageFrame, PresenceFrame, ReadyFrame, ServerFrame} from '../../cluster/wire.js'
+import type {AckFrame, MessageFrame, PresenceFrame, ReadyFrame, ServerFrame} from '../../cluster/wire.js'
 
 /** A well-formed JSON frame of a type this client does not know (newer relay). */
 export interface UnknownFrame {
   type: string
   [key: string]: unknown
 }
-
-export type ServerFrame = ReadyFrame | PresenceFrame | MessageFrame | AckFrame | ClosedFrame | ErrorFrame
 
 /** Frames the client sends. spec: "Client frames" — `{payload}` broadcast, `{to, payload}` direct. */
 export type ClientFrame = {payload: unknown; to?: string}
@@ -133,7 +111,7 @@ export function payloadText(payload: unknown): string {
 }
 
 /** Tags shown for the resolved hashtags of a message (`board` and `ref`, whatever their shape). */
-export function messageTags(frame: MessageFrame): string[] {
+export function messageTags(frame: {board?: unknown; ref?: unknown}): string[] {
   const tags: string[] = []
   const add = (value: unknown, prefix: string) => {
     if (value === undefined || value === null) return
