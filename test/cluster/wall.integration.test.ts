@@ -356,7 +356,9 @@ describe('hashtags and server-side sends', () => {
     const {cluster_id, token} = await createCluster(relay.url)
     const a = await member(cluster_id, {token, agent: 'a'})
     await member(cluster_id, {token, agent: 'g', vis: 'ghost'})
-    expect(await relay.relay.broadcast(cluster_id, 'legacy-bot', {text: 'hi'})).toEqual({delivered: 1})
+    // A private cluster needs its token on this path too (private-paths.integration.test.ts pins every variant).
+    await expect(relay.relay.broadcast(cluster_id, 'legacy-bot', {text: 'no token'})).rejects.toMatchObject({code: 'cluster_not_found'})
+    expect(await relay.relay.broadcast(cluster_id, 'legacy-bot', {text: 'hi'}, token)).toEqual({delivered: 1})
     expect(await a.next((f) => f.type === 'message')).toMatchObject({from: 'legacy-bot', to: null, payload: {text: 'hi'}})
     await expect(relay.relay.broadcast('c_AAAAAAAAAAAAAAAAAAAAAAAA', 'x', 'y')).rejects.toMatchObject({code: 'cluster_not_found'})
   })
