@@ -5,7 +5,7 @@
  */
 import {didKeyFromPublicKey} from '../identity/did-key.js'
 import {ONLINE_WINDOW_MS} from './constants.js'
-import type {AgentPatch, AgentRecord, JsonObject, OwnerClass} from './types.js'
+import type {AgentPatch, AgentRecord, CardFetchFailure, JsonObject, LiveCheck, OwnerClass} from './types.js'
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
 
@@ -58,6 +58,13 @@ export function patchKeeps(agent: AgentRecord, patch: AgentPatch): boolean {
   return true
 }
 
+/** The prober's last liveness reading, or null before the first probe (docs/search-and-probes.md `live_check`). */
+export const liveCheckOf = (agent: AgentRecord): LiveCheck | null => agent.probe?.live_check ?? null
+
+/** When the cached PublicCard was fetched (results saved before `card_fetched_at` existed fetched it at `probed_at`). */
+export const cardFetchedAtOf = (agent: AgentRecord): string | null =>
+  agent.probe?.card ? (agent.probe.card_fetched_at ?? agent.probe.probed_at) : null
+
 /** spec Discovery qualities + DECISIONS: the directory record of `GET /v1/agents/<id>`. */
 export interface DirectoryRecord {
   agent_id: string
@@ -78,6 +85,12 @@ export interface DirectoryRecord {
   operational: boolean | null
   card_match: string | null
   probed_at: string | null
+  /** How the last probe judged liveness (`/health`, else availability.now); null before the first probe. */
+  live_check: LiveCheck | null
+  /** When the cached PublicCard (served at the well-known route) was fetched; null when none ever was. */
+  card_fetched_at: string | null
+  /** The latest failed card fetch since then; null when the latest fetch succeeded. */
+  card_error: CardFetchFailure | null
   agent_card: JsonObject | null
 }
 
@@ -104,6 +117,9 @@ export function directoryRecord(agent: AgentRecord, nowMs: number, publicUrl: st
     operational: agent.probe?.operational ?? null,
     card_match: agent.probe?.card_match ?? null,
     probed_at: agent.probe?.probed_at ?? null,
+    live_check: liveCheckOf(agent),
+    card_fetched_at: cardFetchedAtOf(agent),
+    card_error: agent.probe?.card_error ?? null,
     agent_card: agent.agentCard,
   }
 }
@@ -141,6 +157,7 @@ export function networkItem(agent: AgentRecord, nowMs: number) {
     did: didOf(agent),
     verified: agent.pubkey !== null,
     operational: agent.probe?.operational ?? null,
+    live_check: liveCheckOf(agent),
   }
 }
 

@@ -12,7 +12,7 @@ import {assertStorableJson} from '../lib/storable-json.js'
 import {assertCardLimits, assertCardSize, mergeState, nestsDeeperThan, prepareCard} from './card.js'
 import {AGENT_ID_PATTERN, AGENT_ID_RULE, API_KEY_BYTES, MAX_CARD_DEPTH, RESERVED_AGENT_IDS} from './constants.js'
 import type {CoreRegistryContext} from './context.js'
-import {directoryRecord, didOf, handleOf, identityAttestation, isOnlineAt, networkItem, onlineSince, patchKeeps, siteCard} from './records.js'
+import {cardFetchedAtOf, directoryRecord, didOf, handleOf, identityAttestation, isOnline, isOnlineAt, networkItem, onlineSince, patchKeeps, siteCard} from './records.js'
 import type {AgentPatch, AgentRecord, JsonObject, SignerIdentity} from './types.js'
 
 export const hashApiKey = (apiKey: string) => apiKeyDigest(apiKey).toString('hex')
@@ -100,7 +100,14 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
         }
         const patch: AgentPatch = {apiKeyHash}
         if (input.endpoint !== undefined) patch.endpoint = input.endpoint
-        if (input.capabilities !== undefined) patch.capabilities = input.capabilities
+        if (input.capabilities !== undefined) {
+          patch.capabilities = input.capabilities
+          // DECISIONS: capabilities equal the card's tags; the stored card follows, as with PATCH me.
+          if (existing.agentCard) {
+            patch.agentCard = {...existing.agentCard, tags: input.capabilities}
+            assertCardSize(patch.agentCard)
+          }
+        }
         if (input.description !== undefined) patch.description = input.description
         await store.updateAgent(input.agent_id, patch)
         // The kh check already refuses the old key's tokens on every node; this node also stops remembering them.
@@ -265,12 +272,18 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
       return {agent, card: siteCard(agent), record: directoryRecord(agent, clock(), publicUrl)}
     },
 
-    /** DECISIONS: the prober's cached PublicCard; never fetched → 404 `not_live`. */
-    async wellKnown(agentId: string) {
+    /**
+     * spec Site: the PublicCard of a live agent — DECISIONS: the prober's
+     * cached copy (the last good one, kept across failed fetches) with the
+     * time it was fetched. Never fetched, or offline → 404 `not_live`.
+     */
+    async wellKnown(agentId: string): Promise<{card: JsonObject; fetchedAt: string}> {
       assertAgentId(agentId)
       const agent = await mustGet(agentId)
-      if (!agent.probe?.card) throw notFound('not_live', `No live PublicCard is known for "${agentId}" (never fetched by the prober)`)
-      return agent.probe.card
+      const card = agent.probe?.card
+      if (!card) throw notFound('not_live', `No live PublicCard is known for "${agentId}" (never fetched by the prober)`)
+      if (!isOnline(agent, clock())) throw notFound('not_live', `"${agentId}" is offline (no heartbeat for 5 minutes); its PublicCard is served only while it is live`)
+      return {card, fetchedAt: cardFetchedAtOf(agent)!}
     },
 
     /** Keyset listing; `view` picks the full directory record or the network item. */

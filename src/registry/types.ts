@@ -10,6 +10,7 @@ import type {IncomingMessage} from 'node:http'
 import type {Duplex} from 'node:stream'
 import type {Middleware} from 'koa'
 import type {Bus} from '../bus/bus.js'
+import type {PeerView} from '../bus/peers.js'
 import type {Logger} from '../lib/log.js'
 import type {RegistryStore} from './store/store.js'
 
@@ -30,10 +31,17 @@ export interface ProbeResult {
   /** ISO-8601 UTC time of the probe. */
   probed_at: string
   /**
-   * The PublicCard fetched from `<endpoint>/.well-known/agent.json`, or null
-   * when the fetch failed. DECISIONS: the site serves this cached copy, never a proxy.
+   * The last good PublicCard fetched from `<endpoint>/.well-known/agent.json`:
+   * kept when a later fetch fails (see `card_error`), null only when no fetch
+   * ever succeeded. DECISIONS: the site serves this cached copy, never a proxy.
    */
   card: JsonObject | null
+  /** ISO-8601 UTC time of the fetch that returned `card`; null without a card. Absent in results saved before it existed. */
+  card_fetched_at?: string | null
+  /** The latest card fetch failure since `card` was fetched, or null when the latest fetch succeeded. */
+  card_error?: CardFetchFailure | null
+  /** Liveness as this probe read it; absent in results saved before it existed. */
+  live_check?: LiveCheck | null
   /** spec Discovery qualities: true/false, null = never probed / unknown. */
   operational: boolean | null
   /** spec: `"<n>/<total>"`, or null when no skill declares `returns`. */
@@ -43,6 +51,26 @@ export interface ProbeResult {
   /** Short reason when the probe failed (never a stack trace). */
   error?: string | null
   [extra: string]: unknown
+}
+
+/** A PublicCard fetch that failed: when, and a one-line reason (`card_unreachable: …`, `card_invalid: …`). */
+export interface CardFetchFailure {
+  at: string
+  reason: string
+}
+
+/**
+ * Liveness as the prober derived it (spec Agent side `/health`; DECISIONS: an
+ * agent with no /health is live per `availability.now`). Shown as `live_check`
+ * on the directory record, the network view, search results and the agent page.
+ */
+export interface LiveCheck {
+  /** True when `/health` answered `{ok: true}`, or (no /health) the card says `availability.now: true`. */
+  ok: boolean
+  /** `health`: `GET /health` answered (or failed); `availability`: it is missing (404) and the card decided. */
+  source: 'health' | 'availability'
+  /** ISO-8601 UTC time of the check (the probe's `probed_at`). */
+  checked_at: string
 }
 
 /** One agent as the store holds it. The api key is held only as a SHA-256 hex hash. */
@@ -178,4 +206,15 @@ export interface RegistryPart {
   upgrade?(request: IncomingMessage, socket: Duplex, head: Buffer): boolean
   start?(): Promise<void> | void
   close(): Promise<void> | void
+  /** This node's view of the other registry nodes, for `/health` (the messaging part tracks them). */
+  nodeView?(): RegistryNodeView
+  /** Runs the part's node heartbeat now (tests, operators). */
+  heartbeat?(): Promise<void>
+}
+
+/** The registry nodes a node sees in the shared store (docs/registry.md "Health"). */
+export interface RegistryNodeView {
+  peers: PeerView[]
+  /** ISO time of the last heartbeat that read them; null before the first. */
+  checked_at: string | null
 }

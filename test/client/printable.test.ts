@@ -10,7 +10,7 @@ const EVIL = '\u001b[31mEVIL\u001b]0;pwned\u0007\u202e'
 const answerWith = (displayName: string, description: string): SearchAnswer =>
   ({
     results: [
-      {agent_id: 'evil1', display_name: displayName, did: null, verified: false, endpoint: null, online: true, operational: null, card_match: null, score: 0.5, invoke: [], description, category: null, tags: []},
+      {agent_id: 'evil1', display_name: displayName, did: null, verified: false, endpoint: null, online: true, operational: null, card_match: null, live_check: null, score: 0.5, invoke: [], description, category: null, tags: []},
     ],
     count: 1,
     ignored_keys: [],

@@ -5,7 +5,15 @@ describe('GET /v1/agents/<id> and /identity', () => {
   it('returns the directory record with discovery qualities from the probe result', async () => {
     const h = createHarness()
     const {res} = await h.registerSigned('alpha', undefined, {endpoint: 'https://alpha.example'})
-    await h.store.saveProbe('alpha', {probed_at: '2026-06-15T11:59:00.000Z', card: {name: 'A'}, operational: true, card_match: '2/2'})
+    await h.store.saveProbe('alpha', {
+      probed_at: '2026-06-15T11:59:00.000Z',
+      card: {name: 'A'},
+      card_fetched_at: '2026-06-15T11:58:00.000Z',
+      card_error: {at: '2026-06-15T11:59:00.000Z', reason: 'card_unavailable: GET /.well-known/agent.json answered 503'},
+      live_check: {ok: true, source: 'health', checked_at: '2026-06-15T11:59:00.000Z'},
+      operational: true,
+      card_match: '2/2',
+    })
     const record = await h.http.get('/v1/agents/alpha')
     expect(record.status).toBe(200)
     expect(record.headers['access-control-allow-origin']).toBe('*')
@@ -28,6 +36,9 @@ describe('GET /v1/agents/<id> and /identity', () => {
       operational: true,
       card_match: '2/2',
       probed_at: '2026-06-15T11:59:00.000Z',
+      live_check: {ok: true, source: 'health', checked_at: '2026-06-15T11:59:00.000Z'},
+      card_fetched_at: '2026-06-15T11:58:00.000Z',
+      card_error: {at: '2026-06-15T11:59:00.000Z', reason: 'card_unavailable: GET /.well-known/agent.json answered 503'},
       agent_card: null,
     })
     const legacy = await h.http.get('/agents/alpha')
@@ -37,7 +48,13 @@ describe('GET /v1/agents/<id> and /identity', () => {
   it('never-probed agents show operational and card_match null', async () => {
     const h = createHarness()
     await h.register('beta')
-    expect((await h.http.get('/v1/agents/beta')).body).toMatchObject({operational: null, card_match: null, verified: false, did: null})
+    expect((await h.http.get('/v1/agents/beta')).body).toMatchObject({operational: null, card_match: null, verified: false, did: null, live_check: null, card_fetched_at: null, card_error: null})
+  })
+  it('reads a card saved before card_fetched_at existed as fetched at its probed_at', async () => {
+    const h = createHarness()
+    await h.register('gamma')
+    await h.store.saveProbe('gamma', {probed_at: '2026-06-15T11:00:00.000Z', card: {name: 'G'}, operational: false, card_match: null})
+    expect((await h.http.get('/v1/agents/gamma')).body).toMatchObject({card_fetched_at: '2026-06-15T11:00:00.000Z', card_error: null, live_check: null})
   })
   it('answers the identity attestation', async () => {
     const h = createHarness()
@@ -116,7 +133,11 @@ describe('listings', () => {
     expect(res.body.count).toBe(8)
     expect(res.body.online).toBe(0)
     const zulu = res.body.agents.find((a: {agent_id: string}) => a.agent_id === 'zulu')
-    expect(zulu).toMatchObject({display_name: 'Zulu', brand: 'acme', owner_class: 'third-party', category: 'media.image', online: false, live: 0})
+    expect(zulu).toMatchObject({display_name: 'Zulu', brand: 'acme', owner_class: 'third-party', category: 'media.image', online: false, live: 0, live_check: null})
+    const check = {ok: true, source: 'availability', checked_at: '2026-06-15T12:01:00.000Z'} as const
+    await h.store.saveProbe('zulu', {probed_at: check.checked_at, card: null, operational: null, card_match: null, live_check: check})
+    const again = (await h.http.get('/platform/network')).body.agents.find((a: {agent_id: string}) => a.agent_id === 'zulu')
+    expect(again.live_check).toEqual(check)
     expect(res.body.agents.find((a: {agent_id: string}) => a.agent_id === 'alpha').display_name).toBe('alpha')
   })
 })

@@ -125,6 +125,35 @@ describe('pubkey binding and key rotation', () => {
     expect((await h.store.getAgent('rotor'))!.endpoint).toBe('https://moved.example')
   })
 
+  it('keeps capabilities and the stored card\'s tags in step when a rotation changes the capabilities', async () => {
+    const h = createHarness()
+    const first = await h.registerSigned('rotor')
+    const token = await h.token('rotor', first.res.body.api_key)
+    await h.http.patch('/v1/agents/me').set('authorization', `Bearer ${token}`).send({agent_card: {name: 'Rotor', tags: ['demo'], category: 'x.y'}})
+    const again = await h.registerSigned('rotor', first.keys, {capabilities: ['ocr', 'pdf']})
+    expect(again.res.status).toBe(200)
+    const stored = (await h.store.getAgent('rotor'))!
+    expect(stored.capabilities).toEqual(['ocr', 'pdf'])
+    expect(stored.agentCard).toEqual({name: 'Rotor', tags: ['ocr', 'pdf'], category: 'x.y', owner_class: 'third-party'})
+    expect((await h.http.get('/agent/rotor').set('accept', 'application/json')).body.tags).toEqual(['ocr', 'pdf'])
+    expect(h.events.filter((e) => e.type === 'agent.card' && e.agent_id === 'rotor')).toHaveLength(2)
+  })
+
+  it('a rotation that names no capabilities leaves capabilities and tags alone; one without a card stores none', async () => {
+    const h = createHarness()
+    const first = await h.registerSigned('rotor')
+    const token = await h.token('rotor', first.res.body.api_key)
+    await h.http.patch('/v1/agents/me').set('authorization', `Bearer ${token}`).send({agent_card: {name: 'Rotor', tags: ['demo', 'x']}})
+    const body = JSON.stringify({agent_id: 'rotor', pubkey: first.keys.publicKey})
+    const sig = signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: first.keys.privateKeyPem, ts: Math.floor(h.now() / 1000)})
+    expect((await h.http.post('/v1/agents/register').set('content-type', 'application/json').set('Mesh-Sig', sig).send(body)).status).toBe(200)
+    const stored = (await h.store.getAgent('rotor'))!
+    expect([stored.capabilities, stored.agentCard?.tags]).toEqual([['demo', 'x'], ['demo', 'x']])
+    const bare = await h.registerSigned('bare')
+    await h.registerSigned('bare', bare.keys, {capabilities: ['solo']})
+    expect(await h.store.getAgent('bare')).toMatchObject({capabilities: ['solo'], agentCard: null})
+  })
+
   it('does not rotate for another key or an agent without a key (409)', async () => {
     const h = createHarness()
     await h.registerSigned('keyed')

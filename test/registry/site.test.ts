@@ -51,4 +51,42 @@ describe('site routes', () => {
     expect((await h.http.get('/agent/ghost')).status).toBe(404)
     expect((await h.http.get('/agent/ghost/.well-known/agent.json')).body.error.code).toBe('agent_not_found')
   })
+  it('well-known: only while the agent is live — offline (no heartbeat for 5 minutes) is 404 not_live, back online serves it again', async () => {
+    const h = createHarness()
+    const {api_key} = await h.register('alpha')
+    await h.token('alpha', api_key)
+    const publicCard = {name: 'Alpha', url: 'https://a.example', version: '1', skills: []}
+    await h.store.saveProbe('alpha', {probed_at: '2026-06-15T12:00:30.000Z', card: publicCard, card_fetched_at: '2026-06-15T11:58:00.000Z', operational: null, card_match: null})
+    const live = await h.http.get('/agent/alpha/.well-known/agent.json')
+    expect(live.status).toBe(200)
+    // The copy is as old as the fetch that returned it, not the latest probe.
+    expect(live.headers['last-modified']).toBe('Mon, 15 Jun 2026 11:58:00 GMT')
+    h.advance(5 * 60_000 - 1)
+    expect((await h.http.get('/agent/alpha/.well-known/agent.json')).status).toBe(200)
+    h.advance(1)
+    const offline = await h.http.get('/agent/alpha/.well-known/agent.json')
+    expect([offline.status, offline.body.error.code]).toEqual([404, 'not_live'])
+    expect(offline.body.error.message).toContain('offline')
+    expect(offline.headers['access-control-allow-origin']).toBe('*')
+    await h.token('alpha', api_key)
+    expect((await h.http.get('/agent/alpha/.well-known/agent.json')).body).toEqual(publicCard)
+  })
+  it('the HTML page shows the live check and how old the cached PublicCard is', async () => {
+    const h = await withCard({name: 'Alpha'})
+    const page = () => h.http.get('/agent/alpha').set('accept', 'text/html').then((res) => res.text)
+    expect(await page()).toMatch(/<th>Live check<\/th><td>not checked yet<\/td>/)
+    expect(await page()).toMatch(/<th>PublicCard<\/th><td>not fetched yet<\/td>/)
+    await h.store.saveProbe('alpha', {
+      probed_at: '2026-06-15T12:00:00.000Z',
+      card: {name: 'Alpha', skills: []},
+      card_fetched_at: '2026-06-15T11:59:00.000Z',
+      card_error: {at: '2026-06-15T12:00:00.000Z', reason: 'card_unavailable: GET /.well-known/agent.json answered 503'},
+      live_check: {ok: false, source: 'availability', checked_at: '2026-06-15T12:00:00.000Z'},
+      operational: true,
+      card_match: null,
+    })
+    const html = await page()
+    expect(html).toContain('<th>Live check</th><td>not live · availability.now (no /health) · checked 2026-06-15T12:00:00.000Z</td>')
+    expect(html).toContain('<th>PublicCard</th><td>fetched 2026-06-15T11:59:00.000Z · kept: the fetch at 2026-06-15T12:00:00.000Z failed (card_unavailable: GET /.well-known/agent.json answered 503)</td>')
+  })
 })

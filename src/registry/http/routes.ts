@@ -52,7 +52,8 @@ export interface RegistryRoutes {
   fixed: Middleware
 }
 
-export function createRegistryRoutes(ctx: CoreRegistryContext, ops: RegistryOperations): RegistryRoutes {
+/** `health` adds this node's view to `/health` (../health.ts). */
+export function createRegistryRoutes(ctx: CoreRegistryContext, ops: RegistryOperations, health: () => Record<string, unknown> = () => ({})): RegistryRoutes {
   const router = new Router()
   // path → method → handler: two lookups, no string built per request.
   const exact = new Map<string, Map<string, (koa: Context) => Promise<void>>>()
@@ -147,12 +148,16 @@ export function createRegistryRoutes(ctx: CoreRegistryContext, ops: RegistryOper
   })
   router.get('/agent/:id/.well-known/agent.json', async (koa) => {
     openCors(koa)
-    koa.body = await ops.wellKnown(koa.params.id)
+    const {card, fetchedAt} = await ops.wellKnown(koa.params.id)
+    koa.body = card
     koa.set('Cache-Control', 'public, max-age=60')
+    // The copy is as old as the prober's last good fetch (it is kept when later fetches fail).
+    const fetchedMs = Date.parse(fetchedAt)
+    if (Number.isFinite(fetchedMs)) koa.set('Last-Modified', new Date(fetchedMs).toUTCString())
   })
 
   router.get('/health', (koa) => {
-    koa.body = {ok: true, service: 'registry'}
+    koa.body = {ok: true, service: 'registry', ...health()}
   })
   const fixed: Middleware = (koa, next) => {
     const handler = exact.get(koa.path)?.get(koa.method)

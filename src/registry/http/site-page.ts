@@ -31,6 +31,22 @@ function pricingText(pricing: unknown): string | null {
   return [p.amount, p.currency, p.unit ? `per ${p.unit}` : null, p.network ? `(${p.network})` : null].filter((x) => x !== null && x !== undefined).join(' ')
 }
 
+/** The prober's liveness reading in words (docs/search-and-probes.md `live_check`). */
+function liveCheckText(record: DirectoryRecord): string {
+  const check = record.live_check
+  if (!check) return 'not checked yet'
+  const verdict = check.ok ? 'live' : 'not live'
+  const how = check.source === 'health' ? 'GET /health' : 'availability.now (no /health)'
+  return `${verdict} · ${how} · checked ${check.checked_at}`
+}
+
+/** When the cached PublicCard was fetched, and the latest failed fetch since. */
+function publicCardText(record: DirectoryRecord): string {
+  if (!record.card_fetched_at) return record.card_error ? `never fetched · last try ${record.card_error.at}: ${record.card_error.reason}` : 'not fetched yet'
+  const fetched = `fetched ${record.card_fetched_at}`
+  return record.card_error ? `${fetched} · kept: the fetch at ${record.card_error.at} failed (${record.card_error.reason})` : fetched
+}
+
 /** Renders the agent page. */
 export function renderAgentPage(record: DirectoryRecord, card: JsonObject): string {
   const title = record.display_name
@@ -45,8 +61,10 @@ export function renderAgentPage(record: DirectoryRecord, card: JsonObject): stri
     pricingText(card.pricing) ? row('Pricing', escapeHtml(pricingText(card.pricing))) : '',
     row('Owner', `${escapeHtml(record.owner_class)}${record.brand ? ` · ${escapeHtml(record.brand)}` : ''}`),
     record.did ? row('Identity', `<code>${escapeHtml(record.did)}</code>${record.verified ? ' (verified key)' : ''}`) : row('Identity', 'no key bound'),
+    row('Live check', escapeHtml(liveCheckText(record))),
     row('Operational', record.operational === null ? 'not probed yet' : record.operational ? 'yes' : 'no'),
     record.card_match ? row('Card match', escapeHtml(record.card_match)) : '',
+    row('PublicCard', escapeHtml(publicCardText(record))),
   ].join('\n')
   const selfPath = `/agent/${encodeURIComponent(record.agent_id)}`
   return `<!doctype html>

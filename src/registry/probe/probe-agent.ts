@@ -5,11 +5,15 @@
  * null when unknown; `card_match` is `"<n>/<total>"` of declared `returns`
  * paths present and non-null in a probe built only from the skill's own
  * examples, null when no skill declares `returns`.
+ *
+ * A failed card fetch does not wipe the last good PublicCard: its skills are
+ * the ones still advertised, so they are probed as usual and the failure is
+ * recorded beside the kept card (docs/search-and-probes.md "The kept card").
  */
 import {createHash} from 'node:crypto'
 import type {SafeFetchOptions, SafeResponse} from '../../http/safe-fetch.js'
 import {isMeshError} from '../../lib/errors.js'
-import type {JsonObject, ProbeResult} from '../types.js'
+import type {CardFetchFailure, JsonObject, LiveCheck, ProbeResult} from '../types.js'
 import {HEALTH_PATH, isAnsweringStatus, PROBE_HEADER, SKILL_CONCURRENCY, WELL_KNOWN_CARD_PATH} from './constants.js'
 import {cardMatchPlan, checkPublicCard, countPresent, skillBaseUrl, type CardMatchSkip, type CardSkill, type PublicCard} from './public-card.js'
 
@@ -22,6 +26,8 @@ export interface ProbeTarget {
   endpoint: string
   /** The DiscoveryCard; its `availability.now` stands in for a missing /health. */
   discoveryCard: JsonObject | null
+  /** The last good PublicCard and when it was fetched (from the stored probe), kept if this fetch fails. */
+  lastCard?: {card: JsonObject; fetchedAt: string} | null
 }
 
 /** Liveness as read from `GET /health` (or inferred from availability.now on a 404). */
@@ -47,6 +53,9 @@ export interface SkillProbe {
 
 /** The probe result the prober saves; ProbeResult plus mesh's extras. */
 export interface AgentProbe extends ProbeResult {
+  card_fetched_at: string | null
+  card_error: CardFetchFailure | null
+  live_check: LiveCheck
   skills: SkillProbe[]
   health: HealthReading | null
   /** Hash of the DiscoveryCard this probe ran against, so an unchanged card push triggers no re-probe. */
@@ -146,6 +155,13 @@ export function aggregateCardMatch(skills: readonly SkillProbe[]): string | null
   return total === 0 ? null : `${present}/${total}`
 }
 
+/** The kept card of a target, when it still satisfies the PublicCard schema. */
+function keptCard(target: ProbeTarget): {card: PublicCard; fetchedAt: string} | null {
+  if (!target.lastCard) return null
+  const checked = checkPublicCard(target.lastCard.card)
+  return 'card' in checked ? {card: checked.card, fetchedAt: target.lastCard.fetchedAt} : null
+}
+
 /** Probes one agent and returns what to save. Never throws for anything the agent does. */
 export async function probeAgent(target: ProbeTarget, options: {fetch: ProbeFetch; now: () => number; signal?: AbortSignal}): Promise<AgentProbe> {
   const {fetch, signal} = options
@@ -153,25 +169,35 @@ export async function probeAgent(target: ProbeTarget, options: {fetch: ProbeFetc
   const base = target.endpoint.replace(/\/+$/, '')
   const discoveryNow = (target.discoveryCard?.availability as {now?: unknown} | undefined)?.now === true
   const read = await readCard(fetch, base, signal)
-  const card = 'card' in read ? read.card : null
-  const health = await readHealth(fetch, base, card ? card.availability.now === true : discoveryNow, signal)
-  const common = {discovery_card_hash: cardHash(target.discoveryCard), health}
-  if (!card) {
-    const error = 'error' in read ? read.error : 'card_unavailable'
-    // The agent's contract surface is broken: its skills cannot be known, so it is not operational.
-    return {probed_at: probedAt, card: null, operational: false, card_match: null, skills: [], error, ...common}
+  const fresh = 'card' in read ? read.card : null
+  // A kept card is stale for availability: the DiscoveryCard, pushed on every heartbeat, is the fresher word.
+  const health = await readHealth(fetch, base, fresh ? fresh.availability.now === true : discoveryNow, signal)
+  const common = {
+    discovery_card_hash: cardHash(target.discoveryCard),
+    health,
+    live_check: {ok: health.live, source: health.source, checked_at: probedAt},
   }
+  const failure = 'error' in read ? {at: probedAt, reason: read.error} : null
+  const kept = fresh ? {card: fresh, fetchedAt: probedAt} : keptCard(target)
+  if (!kept) {
+    // Never a good card: the agent's contract surface is broken and its skills cannot be known, so it is not operational.
+    const reason = failure?.reason ?? 'card_unavailable'
+    return {probed_at: probedAt, card: null, card_fetched_at: null, card_error: failure, operational: false, card_match: null, skills: [], error: reason, ...common}
+  }
+  const card = kept.card
   const skillBase = skillBaseUrl(card, base)
   const skills = await mapLimited(card.skills, SKILL_CONCURRENCY, (skill) => probeSkill(fetch, skillBase, skill, card, signal))
-  // Zero advertised skills: nothing answered and nothing failed, so unknown.
+  // spec: operational = every advertised skill last probed as answering; zero advertised skills: unknown.
   const operational = skills.length === 0 ? null : skills.every((skill) => skill.answering === true)
   return {
     probed_at: probedAt,
     card: card as JsonObject,
+    card_fetched_at: kept.fetchedAt,
+    card_error: failure,
     operational,
     card_match: aggregateCardMatch(skills),
     skills,
-    error: null,
+    error: failure?.reason ?? null,
     ...common,
   }
 }

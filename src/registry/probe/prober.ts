@@ -10,7 +10,7 @@
 import type {Bus} from '../../bus/bus.js'
 import type {Logger} from '../../lib/log.js'
 import type {RegistryStore} from '../store/store.js'
-import type {AgentRecord, RegistryEvent, RegistryEvents} from '../types.js'
+import type {AgentRecord, JsonObject, RegistryEvent, RegistryEvents} from '../types.js'
 import {
   DEFAULT_FIRST_PASS_DELAY_MS,
   DEFAULT_PROBE_CONCURRENCY,
@@ -56,6 +56,13 @@ export interface Prober {
   close(): Promise<void>
 }
 
+/** The stored PublicCard and its fetch time (results saved before `card_fetched_at` existed fetched it at `probed_at`). */
+function lastGoodCard(record: AgentRecord): {card: JsonObject; fetchedAt: string} | null {
+  const probe = record.probe
+  if (!probe?.card) return null
+  return {card: probe.card, fetchedAt: probe.card_fetched_at ?? probe.probed_at}
+}
+
 const probedAtMs = (record: AgentRecord) => (record.probe ? Date.parse(record.probe.probed_at) : Number.NEGATIVE_INFINITY)
 
 export function createProber(options: ProberOptions): Prober {
@@ -92,7 +99,7 @@ export function createProber(options: ProberOptions): Prober {
     if (existing) return existing
     const job = (async () => {
       const result = await probeAgent(
-        {agentId: record.agentId, endpoint: record.endpoint!, discoveryCard: record.agentCard},
+        {agentId: record.agentId, endpoint: record.endpoint!, discoveryCard: record.agentCard, lastCard: lastGoodCard(record)},
         {fetch: options.fetch, now: clock, signal: stopping.signal},
       )
       if (stopping.signal.aborted) return false

@@ -5,7 +5,7 @@
  * discovery qualities; `invoke` comes from the prober's cached PublicCard.
  */
 import {didKeyFromPublicKey} from '../../identity/did-key.js'
-import type {AgentRecord, JsonObject} from '../types.js'
+import type {AgentRecord, JsonObject, LiveCheck} from '../types.js'
 import {BOOST, ONLINE_WINDOW_MS} from './constants.js'
 import {normalizeMediaType} from './filters.js'
 import {hash53} from './hash.js'
@@ -39,6 +39,8 @@ export interface SearchDoc {
   lastSeenMs: number | null
   operational: boolean | null
   cardMatch: string | null
+  /** The prober's last liveness reading (`/health`, else availability.now); shown, not ranked. */
+  liveCheck: LiveCheck | null
   invoke: InvokeTarget[]
   /** Multiplier the qualities put on the text score (see qualityBoost), computed once per change. */
   boost: number
@@ -60,7 +62,7 @@ function didOf(pubkey: string | null): string | null {
   }
 }
 
-/** Skills of the last probe that answered, with their URLs. */
+/** Skills of the last probe that answered, with their URLs (the skills of the last good PublicCard: a failed card fetch keeps it). */
 function invokeTargets(record: AgentRecord): InvokeTarget[] {
   const skills = record.probe?.skills ?? []
   return skills.filter((skill) => skill.answering === true && typeof skill.url === 'string').map((skill) => ({skill: skill.id, url: skill.url}))
@@ -112,6 +114,7 @@ export function toSearchDoc(record: AgentRecord, nowMs: number): SearchDoc {
     lastSeenMs: record.lastSeenMs,
     operational,
     cardMatch,
+    liveCheck: record.probe?.live_check ?? null,
     invoke: invokeTargets(record),
     boost: qualityBoost(operational, cardMatch),
     textKey: hash53(JSON.stringify([displayName, record.agentId, tags, category, description])),

@@ -8,7 +8,7 @@
 import type {Bus} from '../../bus/bus.js'
 import type {Logger} from '../../lib/log.js'
 import type {RegistryStore} from '../store/store.js'
-import type {RegistryEvent, RegistryEvents} from '../types.js'
+import type {LiveCheck, RegistryEvent, RegistryEvents} from '../types.js'
 import {AgentSearchIndex} from './agent-index.js'
 import {PROBE_EVENTS_SUBJECT} from '../probe/constants.js'
 import {DEFAULT_RESYNC_MS, LOAD_PAGE_SIZE} from './constants.js'
@@ -25,6 +25,8 @@ export interface SearchResultItem {
   online: boolean
   operational: boolean | null
   card_match: string | null
+  /** The prober's last liveness reading; null before the first probe (docs/search-and-probes.md). */
+  live_check: LiveCheck | null
   score: number
   invoke: InvokeTarget[]
   description: string | null
@@ -171,6 +173,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
       online: doc.online,
       operational: doc.operational,
       card_match: doc.cardMatch,
+      live_check: doc.liveCheck,
       score: Math.round(score * 10_000) / 10_000,
       invoke: doc.invoke,
       description: doc.description,

@@ -157,6 +157,93 @@ describe('probeAgent', () => {
     expect((await probe(badSkill)).error).toMatch(/^card_invalid: skills\[0\]\.id/)
   })
 
+  it('records a failed fetch without a card ever fetched: no card, no fetch time, the failure with its time', async () => {
+    const a = await agent({card: 503, skills: [{id: 'draw'}]})
+    expect(await probe(a)).toMatchObject({
+      card: null,
+      card_fetched_at: null,
+      card_error: {at: '2026-06-20T12:00:00.000Z', reason: 'card_unavailable: GET /.well-known/agent.json answered 503'},
+      operational: false,
+      skills: [],
+    })
+    expect(a.requestsTo('/v1/draw')).toHaveLength(0)
+  })
+
+  it('stamps a fresh card with its fetch time and no failure', async () => {
+    const a = await agent({skills: [{id: 'draw'}]})
+    const old = {card: testAgentCard(a.url, {name: 'Old', skills: [{id: 'paint'}]}), fetchedAt: '2026-06-20T11:00:00.000Z'}
+    const result = await probeAgent({agentId: 'a1', endpoint: a.url, discoveryCard: null, lastCard: old}, {fetch: fetchPrivate, now: () => NOW})
+    expect(result).toMatchObject({card: {name: 'Test agent'}, card_fetched_at: '2026-06-20T12:00:00.000Z', card_error: null, error: null})
+    expect(result.skills.map((s) => s.id)).toEqual(['draw'])
+  })
+
+  describe('a failed card fetch keeps the last good card', () => {
+    const keptAt = '2026-06-20T11:00:00.000Z'
+    const probeKept = (a: TestAgent, skills: TestAgentOptions['skills'], discoveryCard: Record<string, unknown> | null = {availability: {now: true}}) =>
+      probeAgent(
+        {agentId: 'a1', endpoint: a.url, discoveryCard, lastCard: {card: testAgentCard(a.url, {skills}), fetchedAt: keptAt}},
+        {fetch: fetchPrivate, now: () => NOW},
+      )
+
+    it.each([
+      ['answers 503', 503],
+      ['answers 404', 404],
+      ['serves an invalid card', (url: string) => ({...testAgentCard(url, {}), skills: 'none'})],
+    ] as const)('when the agent %s: the card, its fetch time and the skills\' probes stay; the failure is recorded beside them', async (_label, card) => {
+      const a = await agent({card, skills: [{id: 'draw'}, {id: 'paint'}]})
+      const result = await probeKept(a, [{id: 'draw'}, {id: 'paint'}])
+      expect(result.card).toEqual(testAgentCard(a.url, {skills: [{id: 'draw'}, {id: 'paint'}]}))
+      expect(result.card_fetched_at).toBe(keptAt)
+      expect(result.card_error).toEqual({at: '2026-06-20T12:00:00.000Z', reason: expect.stringMatching(/^card_(unavailable|invalid): /)})
+      expect(result.error).toBe(result.card_error!.reason)
+      // spec: operational = every advertised skill (the kept card's) last probed as answering.
+      expect(result.operational).toBe(true)
+      expect(result.skills.map((s) => [s.id, s.url, s.answering])).toEqual([['draw', `${a.url}/v1/draw`, true], ['paint', `${a.url}/v1/paint`, true]])
+    })
+
+    it('is not operational once a kept card\'s skill stops answering', async () => {
+      const a = await agent({card: 503, skills: [{id: 'draw'}, {id: 'paint', served: false}]})
+      const result = await probeKept(a, [{id: 'draw'}, {id: 'paint'}])
+      expect(result).toMatchObject({card_fetched_at: keptAt, operational: false})
+      expect(result.skills.map((s) => s.answering)).toEqual([true, false])
+    })
+
+    it('is not operational when the whole agent is unreachable, and still keeps the card', async () => {
+      const a = await agent({skills: [{id: 'draw'}]})
+      await a.close()
+      const result = await probeKept(a, [{id: 'draw'}])
+      expect(result).toMatchObject({card_fetched_at: keptAt, operational: false, card_error: {reason: expect.stringMatching(/^card_unreachable: /)}})
+      expect(result.live_check).toEqual({ok: false, source: 'health', checked_at: '2026-06-20T12:00:00.000Z'})
+    })
+
+    it('drops a kept card that no longer satisfies the PublicCard schema', async () => {
+      const a = await agent({card: 503, skills: [{id: 'draw'}]})
+      const result = await probeAgent(
+        {agentId: 'a1', endpoint: a.url, discoveryCard: null, lastCard: {card: {name: 'no skills'}, fetchedAt: keptAt}},
+        {fetch: fetchPrivate, now: () => NOW},
+      )
+      expect(result).toMatchObject({card: null, card_fetched_at: null, operational: false})
+    })
+
+    it('judges a missing /health by the DiscoveryCard, not the stale kept card', async () => {
+      const a = await agent({card: 503, health: 'missing', skills: [{id: 'draw'}]})
+      const result = await probeKept(a, [{id: 'draw'}], {availability: {now: false}})
+      expect(result.live_check).toEqual({ok: false, source: 'availability', checked_at: '2026-06-20T12:00:00.000Z'})
+    })
+  })
+
+  it('records live_check: /health ok or not, and availability.now of the fetched card without /health', async () => {
+    const at = '2026-06-20T12:00:00.000Z'
+    expect((await probe(await agent({skills: [{id: 's'}]}))).live_check).toEqual({ok: true, source: 'health', checked_at: at})
+    const notOk = await agent({skills: [{id: 's'}], health: {status: 200, body: {ok: false, agent_id: 'a1'}}})
+    expect((await probe(notOk)).live_check).toEqual({ok: false, source: 'health', checked_at: at})
+    const noHealthAway = await agent({skills: [{id: 's'}], health: 'missing', availabilityNow: false})
+    // The fetched PublicCard decides even when the DiscoveryCard says now: true.
+    expect((await probe(noHealthAway, fetchPrivate, {availability: {now: true}})).live_check).toEqual({ok: false, source: 'availability', checked_at: at})
+    const noHealthHere = await agent({skills: [{id: 's'}], health: 'missing'})
+    expect((await probe(noHealthHere)).live_check).toEqual({ok: true, source: 'availability', checked_at: at})
+  })
+
   it('reports operational null for a card that advertises no skills', async () => {
     const a = await agent({skills: []})
     expect(await probe(a)).toMatchObject({operational: null, card_match: null, skills: []})

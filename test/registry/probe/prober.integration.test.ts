@@ -184,6 +184,48 @@ describe('probe + search parts together', () => {
     expect(hit).toMatchObject({agent_id: 'painter', operational: false, card_match: '1/1', invoke: [{skill: 'draw', url: `${a.url}/v1/draw`}]})
   })
 
+  it('keep the last good card and its invoke URLs through failed card fetches; skills that stop answering end both operational and invoke', async () => {
+    let now = Date.parse('2026-06-20T12:00:00Z')
+    const store = createMemoryRegistryStore()
+    const bus = createLocalBus()
+    const ctx = testContext(store, bus, () => now)
+    const a = await agent({skills: [{id: 'draw'}]})
+    await putAgent(store, agentRecord('painter', {name: 'Painter', description: 'Draws pictures'}, {endpoint: a.url, lastSeenMs: now}))
+    const search = createSearchPart(ctx, {resyncMs: 0})
+    const probe = createProbePart(ctx, {allowPrivate: true, jitterMs: 0, firstPassDelayMs: 60_000})
+    cleanups.push(() => search.close(), () => probe.close())
+    await search.start?.()
+    const probeAt = async (iso: string) => {
+      now = Date.parse(iso)
+      await store.touchAgent('painter', now)
+      expect(await probe.prober.probeOne('painter')).toBe(true)
+      await new Promise((resolve) => setImmediate(resolve))
+      return (await store.getAgent('painter'))!.probe!
+    }
+    const hit = async () => (await search.service.search(parseSearchRequest({prompt: 'draw pictures'}))).results[0]
+    const invoke = [{skill: 'draw', url: `${a.url}/v1/draw`}]
+
+    const good = await probeAt('2026-06-20T12:00:00.000Z')
+    expect(good).toMatchObject({card_fetched_at: '2026-06-20T12:00:00.000Z', card_error: null, operational: true})
+    a.update({card: 503})
+    const failed = await probeAt('2026-06-20T12:01:00.000Z')
+    expect(failed).toMatchObject({
+      card: good.card,
+      card_fetched_at: '2026-06-20T12:00:00.000Z',
+      card_error: {at: '2026-06-20T12:01:00.000Z', reason: 'card_unavailable: GET /.well-known/agent.json answered 503'},
+      operational: true,
+    })
+    expect(await hit()).toMatchObject({operational: true, invoke, live_check: {ok: true, source: 'health', checked_at: '2026-06-20T12:01:00.000Z'}})
+    // A second failure in a row still keeps the card fetched at 12:00.
+    expect(await probeAt('2026-06-20T12:02:00.000Z')).toMatchObject({card: good.card, card_fetched_at: '2026-06-20T12:00:00.000Z', card_error: {at: '2026-06-20T12:02:00.000Z'}})
+    a.update({skills: [{id: 'draw', served: false}]})
+    expect(await probeAt('2026-06-20T12:03:00.000Z')).toMatchObject({card: good.card, operational: false})
+    expect(await hit()).toMatchObject({operational: false, invoke: []})
+    a.update({card: undefined, skills: [{id: 'draw'}]})
+    expect(await probeAt('2026-06-20T12:04:00.000Z')).toMatchObject({card_fetched_at: '2026-06-20T12:04:00.000Z', card_error: null, error: null, operational: true})
+    expect(await hit()).toMatchObject({operational: true, invoke})
+  })
+
   it('refuses a loopback agent unless the part allows private endpoints', async () => {
     const store = createMemoryRegistryStore()
     const ctx = testContext(store, createLocalBus(), () => Date.now())

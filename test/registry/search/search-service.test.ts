@@ -37,7 +37,7 @@ describe('search service', () => {
     expect(typeof response.took_ms).toBe('number')
     expect(response.results[0]).toEqual({
       agent_id: 'painter', display_name: 'Painter', did: null, verified: false, endpoint: 'https://painter.example.com',
-      online: true, operational: null, card_match: null, score: expect.any(Number), invoke: [],
+      online: true, operational: null, card_match: null, live_check: null, score: expect.any(Number), invoke: [],
       description: 'Generates images from text', category: null, tags: ['image'],
     })
   })

@@ -190,6 +190,28 @@ export function registryStoreContract(name: string, open: OpenStore) {
       expect((await store.getAgent('ready'))!.probe).toEqual(probe)
     })
 
+    it('keeps what the prober saves beside a kept card: its fetch time, the failure since, the live check', async () => {
+      const store = await fresh()
+      await store.createAgent(agent('kept', {endpoint: 'https://k.example'}))
+      const probe: ProbeResult = {
+        probed_at: '2026-01-01T00:02:00.000Z',
+        card: {name: 'Kept', skills: [{id: 'draw'}]},
+        card_fetched_at: '2026-01-01T00:01:00.000Z',
+        card_error: {at: '2026-01-01T00:02:00.000Z', reason: 'card_unavailable: GET /.well-known/agent.json answered 503'},
+        live_check: {ok: false, source: 'availability', checked_at: '2026-01-01T00:02:00.000Z'},
+        operational: true,
+        card_match: null,
+        skills: [{id: 'draw', url: 'https://k.example/v1/draw', answering: true, status: 400, card_match: null}],
+        error: 'card_unavailable: GET /.well-known/agent.json answered 503',
+      }
+      await store.saveProbe('kept', probe)
+      expect((await store.getAgent('kept'))!.probe).toEqual(probe)
+      expect((await store.listProbeTargets(0)).length).toBe(0) // no card pushed, no heartbeat: not a target
+      const fixed: ProbeResult = {...probe, probed_at: '2026-01-01T00:03:00.000Z', card_fetched_at: '2026-01-01T00:03:00.000Z', card_error: null, error: null}
+      await store.saveProbe('kept', fixed)
+      expect((await store.getAgent('kept'))!.probe).toEqual(fixed)
+    })
+
     it('uses a nonce once until it expires, atomically', async () => {
       const store = await fresh()
       expect(await store.useNonce('pk:n1', 2_000, 1_000)).toBe(true)
