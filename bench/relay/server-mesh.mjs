@@ -13,7 +13,7 @@ const relay = createRelay({
   bus: createLocalBus(),
   logger: silentLogger,
   publicUrl: 'http://127.0.0.1',
-  limits: {membersPerCluster: 100_000, messagesPerWindow: 1_000_000_000, creationsPerIp: 1_000_000_000},
+  limits: {membersPerCluster: 100_000, messagesPerWindow: 1_000_000_000, creationsPerIp: 1_000_000_000, socketOpensPerIp: 1_000_000_000},
 })
 const hosted = await serve({services: [relay], logger: silentLogger, port, host: '127.0.0.1'})
 serveControl({port: hosted.port, connections: countConnections(hosted.server), stop: () => hosted.stop()})

@@ -46,6 +46,9 @@ export const DEFAULT_LIMITS: RelayLimits = {
   membersPerCluster: 1000,
   creationsPerIp: 30,
   creationWindowMs: 60 * 60 * 1000,
+  // Like the registry's 600 requests per minute per IP: far above a client's reconnects, below a flood of opens.
+  socketOpensPerIp: 600,
+  socketOpenWindowMs: 60_000,
   highWaterBytes: 1024 * 1024,
   pingIntervalMs: 30_000,
 }

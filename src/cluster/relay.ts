@@ -36,7 +36,7 @@ export function createRelay(options: RelayOptions): RelayService {
   const routes = relayRoutes({store, hub, clusters, clock, limits, publicUrl: options.publicUrl, boards, creationLock: new KeyedLock()})
   // The relay's own routes first, then the boards part's (BoardsPart seam).
   const middleware: Middleware = boards ? (ctx, next) => routes(ctx, () => boards.middleware(ctx, next)) : routes
-  const upgrade = createUpgradeHandler({hub, store, clusters, limits, logger})
+  const upgrade = createUpgradeHandler({hub, store, clusters, limits, logger, clock, proxy: options.proxy ?? false})
 
   return {
     name: 'relay',

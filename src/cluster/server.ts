@@ -27,7 +27,7 @@ export interface RelayServerOptions {
   /** Prefix of every NATS subject (default `mesh`), so deployments can share a NATS server. */
   natsPrefix?: string
   limits?: Partial<RelayLimits>
-  /** Trust X-Forwarded-For for client IPs (behind a reverse proxy). */
+  /** Behind a reverse proxy: every per-IP limit (routes and socket upgrades) keys on the forwarded address. */
   proxy?: boolean
   logger: Logger
 }
@@ -110,7 +110,7 @@ export async function startRelayServer(options: RelayServerOptions): Promise<Run
     throw error
   }
   const publicUrl = (options.publicUrl ?? server.url).replace(/\/+$/, '')
-  relay = createRelay({store: storage.clusters, bus, logger: options.logger, publicUrl, limits: options.limits, boards})
+  relay = createRelay({store: storage.clusters, bus, logger: options.logger, publicUrl, limits: options.limits, boards, proxy: options.proxy})
   await relay.start?.()
 
   let stopping: Promise<void> | undefined

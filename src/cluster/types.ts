@@ -100,6 +100,9 @@ export interface RelayLimits {
   /** Cluster creations per client IP per `creationWindowMs` (one hour). */
   creationsPerIp: number
   creationWindowMs: number
+  /** Member sockets one client IP may open per `socketOpenWindowMs` (one minute), per node. */
+  socketOpensPerIp: number
+  socketOpenWindowMs: number
   /** Bytes buffered for one socket beyond which it is closed as a slow consumer. */
   highWaterBytes: number
   /** Server ping interval; a socket that misses a pong by the next ping is terminated. */
@@ -118,6 +121,11 @@ export interface RelayOptions {
   publicUrl: string
   limits?: Partial<RelayLimits>
   boards?: BoardsPart
+  /**
+   * Behind a reverse proxy: per-IP limits of socket upgrades key on the
+   * forwarded address (src/http/client-ip.ts). Give the host (`serve`) the same setting.
+   */
+  proxy?: boolean
 }
 
 /** The relay as a MeshService, plus the send used by the registry's legacy channel route. */

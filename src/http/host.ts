@@ -2,6 +2,7 @@ import type {IncomingMessage} from 'node:http'
 import type {Duplex} from 'node:stream'
 import Koa from 'koa'
 import type {Logger} from '../lib/log.js'
+import {clientIp} from './client-ip.js'
 import {errorMiddleware, notFoundMiddleware, requestTargetGuard} from './error-middleware.js'
 import {listen, type Listening} from './listen.js'
 import {writeRawError} from './raw-error.js'
@@ -10,15 +11,25 @@ import type {MeshService} from './service.js'
 export interface HostOptions {
   services: MeshService[]
   logger: Logger
-  /** Trust X-Forwarded-For (behind a reverse proxy) for client IPs. */
+  /**
+   * Behind a reverse proxy: every per-IP limit keys on the address the proxy
+   * forwarded (clientIp in ./client-ip.ts). Services that take WebSocket
+   * upgrades get the same setting, for the raw upgrade request.
+   */
   proxy?: boolean
 }
 
 /** One Koa app serving every given service, with mesh's JSON errors and 404s around them. */
 export function createHostApp(options: HostOptions): Koa {
-  const app = new Koa({proxy: options.proxy ?? false})
+  const proxy = options.proxy ?? false
+  const app = new Koa({proxy, maxIpsCount: 1})
   // Koa's own error logging would print stacks; errorMiddleware handles every error.
   app.silent = true
+  // One rule for the client address, on routes (ctx.ip) as on upgrades (docs/registry.md "Behind a proxy").
+  app.use((ctx, next) => {
+    ctx.request.ip = clientIp(ctx.req, proxy)
+    return next()
+  })
   app.use(errorMiddleware(options.logger))
   app.use(requestTargetGuard())
   app.use(notFoundMiddleware())

@@ -5,3 +5,4 @@ export {createRateLimiter, type RateLimiter, type RateLimitOptions} from './rate
 export {listen, type Listening} from './listen.js'
 export {createHostApp, refuseUpgrade, routeUpgrade, serve, type HostOptions, type HostedServer} from './host.js'
 export type {MeshService} from './service.js'
+export {clientIp} from './client-ip.js'

@@ -14,6 +14,7 @@ import {createClusterAccess} from '../cluster/access.js'
 import {createRelay} from '../cluster/relay.js'
 import {createPostgresClusterStore} from '../cluster/store/postgres.js'
 import {createSqliteClusterStore} from '../cluster/store/sqlite.js'
+import type {RelayLimits} from '../cluster/types.js'
 import type {MeshService} from '../http/service.js'
 import type {Logger} from '../lib/log.js'
 import {openPostgres, type PgPool} from '../store/postgres.js'
@@ -48,6 +49,13 @@ export interface RegistryServerConfig {
   /** Probe and webhook private/loopback addresses (development, LAN). */
   allowPrivateEndpoints?: boolean
   limits?: Partial<RegistryLimits>
+  /** Limits of the embedded relay (`mesh serve relay`'s limit flags); defaults in src/cluster/constants.ts. */
+  relayLimits?: Partial<RelayLimits>
+  /**
+   * Behind a reverse proxy: per-IP limits of socket upgrades key on the
+   * forwarded address. Pass the same value to `serve()`, which does it for routes.
+   */
+  proxy?: boolean
   clock?: () => number
   /** Serve the cluster relay from the same process (default true). */
   relay?: boolean
@@ -128,7 +136,16 @@ export async function buildRegistryServer(config: RegistryServerConfig): Promise
         logger: config.logger,
       })
       closers.push(() => boards.close())
-      relay = createRelay({store: clusterStore, bus, logger: config.logger, publicUrl: context.publicUrl, clock: config.clock, boards})
+      relay = createRelay({
+        store: clusterStore,
+        bus,
+        logger: config.logger,
+        publicUrl: context.publicUrl,
+        clock: config.clock,
+        boards,
+        limits: config.relayLimits,
+        proxy: config.proxy,
+      })
     }
 
     const parts = [
@@ -140,7 +157,7 @@ export async function buildRegistryServer(config: RegistryServerConfig): Promise
         allowPrivateWebhooks: config.allowPrivateEndpoints,
       }),
     ]
-    const registry = createRegistry({context, parts})
+    const registry = createRegistry({context, parts, proxy: config.proxy})
     return {
       services: relay ? [registry, relay] : [registry],
       registry,

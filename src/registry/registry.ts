@@ -7,8 +7,11 @@ import type {IncomingMessage} from 'node:http'
 import type {Duplex} from 'node:stream'
 import compose from 'koa-compose'
 import type {Middleware} from 'koa'
+import {clientIp} from '../http/client-ip.js'
+import {refuseUpgrade} from '../http/host.js'
 import type {MeshService} from '../http/service.js'
 import {createRegistryContext, type CoreRegistryContext, type RegistryContextOptions} from './context.js'
+import {REGISTRY_PATH} from './constants.js'
 import {registryGuards} from './http/guards.js'
 import {createRegistryRoutes} from './http/routes.js'
 import {createRegistryOperations} from './service.js'
@@ -20,6 +23,11 @@ interface RegistryExtras {
   parts?: RegistryPart[]
   /** Offline sweep period (ms); default 5 s. */
   sweepIntervalMs?: number
+  /**
+   * Behind a reverse proxy: the agent socket's upgrade counts against the
+   * per-IP limit of the forwarded address, as routes do (give `serve` the same setting).
+   */
+  proxy?: boolean
 }
 
 /**
@@ -62,6 +70,15 @@ export function createRegistry(options: RegistryOptions): RegistryService {
     context,
     middleware,
     upgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
+      // The agent socket is a request to a registry route: the same per-IP limit as guards.ts, before any part.
+      const target = request.url ?? '/'
+      if (URL.canParse(target, 'http://localhost') && REGISTRY_PATH.test(new URL(target, 'http://localhost').pathname)) {
+        const wait = context.ipLimiter.take(`ip:${clientIp(request, options.proxy ?? false)}`)
+        if (wait > 0) {
+          refuseUpgrade(socket, 429, 'rate_limited', `Too many requests; retry in ${wait} s`, {'Retry-After': String(wait)})
+          return true
+        }
+      }
       for (const part of parts) if (part.upgrade?.(request, socket, head)) return true
       return false
     },

@@ -7,7 +7,9 @@
 import type {IncomingMessage} from 'node:http'
 import type {Duplex} from 'node:stream'
 import {WebSocketServer} from 'ws'
+import {clientIp} from '../../http/client-ip.js'
 import {refuseUpgrade} from '../../http/host.js'
+import {createRateLimiter} from '../../http/rate-limit.js'
 import {isMeshError} from '../../lib/errors.js'
 import type {Logger} from '../../lib/log.js'
 import {assertStorableJson} from '../../lib/storable-json.js'
@@ -72,6 +74,9 @@ export interface UpgradeOptions {
   clusters: ClusterAccess
   limits: RelayLimits
   logger: Logger
+  clock?: () => number
+  /** Key the per-IP limit on the forwarded address (behind a reverse proxy). */
+  proxy?: boolean
 }
 
 /** The relay's `upgrade` hook: claims its path synchronously, admits asynchronously. */
@@ -84,6 +89,7 @@ export function createUpgradeHandler(options: UpgradeOptions) {
     perMessageDeflate: false,
     clientTracking: false,
   })
+  const opensPerIp = createRateLimiter({limit: options.limits.socketOpensPerIp, windowMs: options.limits.socketOpenWindowMs, now: options.clock})
   /** The place held for each request being upgraded, given back at once when ws refuses its handshake. */
   const seatOf = new WeakMap<IncomingMessage, () => void>()
   // ws's own refusal of a malformed handshake (Upgrade, key, version, protocol list) is a text/html body; ours is JSON.
@@ -140,6 +146,13 @@ export function createUpgradeHandler(options: UpgradeOptions) {
     // Before any lookup: ws would refuse it anyway, after a cluster query and a held place.
     if (request.method !== 'GET') {
       refuseUpgrade(socket, 405, 'method_not_allowed', 'A cluster WebSocket opens with GET', {Allow: 'GET'})
+      return true
+    }
+    // Counted before any lookup, so a flood of opens costs no query (docs/relay.md Limits).
+    const wait = opensPerIp.take(clientIp(request, options.proxy ?? false))
+    if (wait > 0) {
+      const limit = options.limits.socketOpensPerIp
+      refuseUpgrade(socket, 429, 'rate_limited', `At most ${limit} sockets per minute from one address; retry in ${wait} s`, {'Retry-After': String(wait)})
       return true
     }
     let idOrSlug: string
