@@ -1,7 +1,7 @@
 import {link, rm} from 'node:fs/promises'
 import {basename, dirname, join} from 'node:path'
 import {randomBytes} from 'node:crypto'
-import {writeFileAtomic} from '../lib/atomic-write.js'
+import {writeFileAtomic, type AtomicWriteOptions} from './atomic-write.js'
 
 /**
  * Writes a new file only if nothing exists at `path`, atomically: the content
@@ -10,9 +10,9 @@ import {writeFileAtomic} from '../lib/atomic-write.js'
  * never see a half-written file and a file someone else made is never replaced.
  * Returns false when `path` already existed.
  */
-export async function createFileExclusive(path: string, data: string | Uint8Array): Promise<boolean> {
+export async function createFileExclusive(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<boolean> {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.new`)
-  await writeFileAtomic(temp, data)
+  await writeFileAtomic(temp, data, options)
   try {
     await link(temp, path)
     return true

@@ -5,7 +5,7 @@ import {readClusterInfo} from '../tasks/cluster-modules.js'
 import {meshPath, utcDate} from '../tasks/project-root.js'
 import {assertSlug, slugify} from '../tasks/slug.js'
 import {DEFAULT_INITIATIVE_OWNER, DEFAULT_INITIATIVE_STATUS, INITIATIVE_BODY_SECTIONS, INITIATIVE_STATUSES, INITIATIVES_DIR} from './constants.js'
-import {createFileExclusive} from '../exclusive-create.js'
+import {createFileExclusive} from '../../lib/exclusive-create.js'
 
 export interface CreateInitiativeInput {
   title: string

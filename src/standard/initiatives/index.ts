@@ -1,5 +1,5 @@
 /** Initiative authoring: create and list `.mesh/roadmap/initiatives/<id>.md`. */
 export {createInitiative, newInitiativeBody, type CreateInitiativeInput, type CreatedInitiative} from './create.js'
 export {listInitiatives, type InitiativeSummary} from './list.js'
-export {createFileExclusive} from '../exclusive-create.js'
+export {createFileExclusive} from '../../lib/exclusive-create.js'
 export {INITIATIVE_STATUSES, INITIATIVES_DIR} from './constants.js'
