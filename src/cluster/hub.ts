@@ -12,6 +12,7 @@
 import type {Duplex} from 'node:stream'
 import type {WebSocket} from 'ws'
 import type {Bus} from '../bus/bus.js'
+import {createPeerWatch, type PeerWatch} from '../bus/peers.js'
 import type {Logger} from '../lib/log.js'
 import {clusterSubject, NODE_HEARTBEAT_MS, NODE_STALE_MS} from './constants.js'
 import {encodeEnvelope} from './envelope.js'
@@ -47,9 +48,12 @@ export class Hub {
   private readonly outbox = new Outbox()
   /** Places held for sockets still joining (members-per-cluster limit). */
   private readonly seats = new Seats()
+  /** The other relay nodes as the last heartbeat saw them (logs and `/health`). */
+  readonly peers: PeerWatch
 
   constructor(private readonly o: HubOptions) {
     this.wall = new Wall(this, o)
+    this.peers = createPeerWatch({nodeId: o.bus.nodeId, staleMs: NODE_STALE_MS, logger: o.logger, area: 'relay'})
   }
 
   get nodeId() {
@@ -65,8 +69,11 @@ export class Hub {
   start() {
     if (this.timers.length) return
     this.timers.push(setInterval(() => this.keepalive(), this.o.limits.pingIntervalMs).unref())
-    this.timers.push(setInterval(() => void this.heartbeat().catch((error) => this.o.logger.warn('presence heartbeat failed', {error: String(error)})), NODE_HEARTBEAT_MS).unref())
-    void this.ensureNode().catch(() => {})
+    this.timers.push(setInterval(() => void this.heartbeat().catch(() => {}), NODE_HEARTBEAT_MS).unref())
+    // The first full beat right away: /health lists the peers from the start.
+    void this.ensureNode()
+      .then(() => this.heartbeat())
+      .catch(() => {})
   }
 
   /** The node's first heartbeat, before any of its presence rows can count. */
@@ -270,14 +277,28 @@ export class Hub {
     }
   }
 
-  private async heartbeat() {
+  /**
+   * One node heartbeat: marks this node alive, reads every node's row (the
+   * peer watch logs changes), sweeps nodes silent for NODE_STALE_MS with
+   * their presence, and drops their members from live rosters. Runs every
+   * NODE_HEARTBEAT_MS; tests call it with an injected clock. Rejects (after
+   * logging) when the store fails.
+   */
+  async heartbeat(): Promise<void> {
     const now = this.o.clock()
-    await this.o.store.heartbeatNode(this.nodeId, now)
-    await this.o.store.sweepNodes(now - NODE_STALE_MS)
-    const live = new Set(await this.o.store.listLiveNodes(now - NODE_STALE_MS))
-    live.add(this.nodeId)
-    for (const room of this.rooms.values()) {
-      for (const socketId of room.roster.socketsOutside(live)) room.announce(room.roster.remove(socketId))
+    try {
+      await this.o.store.heartbeatNode(this.nodeId, now)
+      this.peers.observe(await this.o.store.listNodes(), now)
+      this.peers.swept(await this.o.store.sweepNodes(now - NODE_STALE_MS))
+      // Read after the sweep, right before the rosters: a node that started meanwhile keeps its members.
+      const live = new Set(await this.o.store.listLiveNodes(now - NODE_STALE_MS))
+      live.add(this.nodeId)
+      for (const room of this.rooms.values()) {
+        for (const socketId of room.roster.socketsOutside(live)) room.announce(room.roster.remove(socketId))
+      }
+    } catch (error) {
+      this.o.logger.warn('presence heartbeat failed', {error: String(error)})
+      throw error
     }
   }
 

@@ -9,6 +9,7 @@ import {createClusterAccess} from './access.js'
 import {DEFAULT_LIMITS} from './constants.js'
 import {Hub} from './hub.js'
 import {KeyedLock} from './keyed-lock.js'
+import {relayHealthRoute} from './http/health.js'
 import {relayRoutes} from './http/routes.js'
 import type {RelayLimits, RelayOptions, RelayService} from './types.js'
 import {createUpgradeHandler} from './ws/upgrade.js'
@@ -35,7 +36,10 @@ export function createRelay(options: RelayOptions): RelayService {
   const hub = new Hub({store, bus, clock, logger, limits, boards})
   const routes = relayRoutes({store, hub, clusters, clock, limits, publicUrl: options.publicUrl, boards, creationLock: new KeyedLock()})
   // The relay's own routes first, then the boards part's (BoardsPart seam).
-  const middleware: Middleware = boards ? (ctx, next) => routes(ctx, () => boards.middleware(ctx, next)) : routes
+  const served: Middleware = boards ? (ctx, next) => routes(ctx, () => boards.middleware(ctx, next)) : routes
+  const nodeView = () => ({node_id: hub.nodeId, peers: hub.peers.peers(), checked_at: hub.peers.checkedAt()})
+  const health = relayHealthRoute(() => ({...nodeView(), bus: bus.status()}))
+  const middleware: Middleware = (ctx, next) => health(ctx, () => served(ctx, next))
   const upgrade = createUpgradeHandler({hub, store, clusters, limits, logger, clock, proxy: options.proxy ?? false})
 
   return {
@@ -43,6 +47,8 @@ export function createRelay(options: RelayOptions): RelayService {
     clusters,
     middleware,
     upgrade,
+    nodeView,
+    heartbeat: () => hub.heartbeat(),
     start: () => hub.start(),
     close: () => hub.stop(),
     async broadcast(clusterId, from, payload, token) {

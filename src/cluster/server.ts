@@ -71,7 +71,7 @@ async function openStorage(options: RelayServerOptions): Promise<Storage> {
 async function openBus(options: RelayServerOptions): Promise<Bus> {
   if (!options.natsUrl) return (await import('../bus/bus.js')).createLocalBus()
   const {createNatsBus} = await import('../bus/nats.js')
-  return createNatsBus({url: options.natsUrl, prefix: options.natsPrefix, name: 'mesh-relay'})
+  return createNatsBus({url: options.natsUrl, prefix: options.natsPrefix, name: 'mesh-relay', logger: options.logger})
 }
 
 /** Opens everything and listens; resolves once the relay accepts connections. */

@@ -7,6 +7,7 @@
  */
 import type {Middleware} from 'koa'
 import type {Bus} from '../bus/bus.js'
+import type {PeerView} from '../bus/peers.js'
 import type {MeshService} from '../http/service.js'
 import type {Logger} from '../lib/log.js'
 import type {ClusterStore} from './store/store.js'
@@ -128,8 +129,21 @@ export interface RelayOptions {
   proxy?: boolean
 }
 
+/** This relay node's view of the deployment, as `/health` shows it (docs/relay.md "Health"). */
+export interface RelayNodeView {
+  node_id: string
+  /** The other relay nodes in the shared store at the last heartbeat. */
+  peers: PeerView[]
+  /** ISO time of that heartbeat; null before the first. */
+  checked_at: string | null
+}
+
 /** The relay as a MeshService, plus the send used by the registry's legacy channel route. */
 export interface RelayService extends MeshService {
+  /** This node's view of its peers (the registry's `/health` shows it when it serves the relay). */
+  nodeView(): RelayNodeView
+  /** Runs one node heartbeat now: marks this node alive, logs peer changes, sweeps silent nodes (tests, operators). */
+  heartbeat(): Promise<void>
   /** Read access to clusters (the same one handed to boards). */
   readonly clusters: ClusterAccess
   /**

@@ -108,7 +108,7 @@ export async function buildRegistryServer(config: RegistryServerConfig): Promise
     let bus: Bus
     if (config.natsUrl) {
       const {createNatsBus} = await import('../bus/nats.js')
-      bus = await createNatsBus({url: config.natsUrl, prefix: config.natsPrefix, name: 'mesh-registry'})
+      bus = await createNatsBus({url: config.natsUrl, prefix: config.natsPrefix, name: 'mesh-registry', logger: config.logger})
     } else {
       bus = createLocalBus()
     }
@@ -157,7 +157,7 @@ export async function buildRegistryServer(config: RegistryServerConfig): Promise
         allowPrivateWebhooks: config.allowPrivateEndpoints,
       }),
     ]
-    const registry = createRegistry({context, parts, proxy: config.proxy})
+    const registry = createRegistry({context, parts, proxy: config.proxy, healthViews: relay ? {relay: relay.nodeView} : undefined})
     return {
       services: relay ? [registry, relay] : [registry],
       registry,

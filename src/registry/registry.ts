@@ -12,6 +12,7 @@ import {refuseUpgrade} from '../http/host.js'
 import type {MeshService} from '../http/service.js'
 import {createRegistryContext, type CoreRegistryContext, type RegistryContextOptions} from './context.js'
 import {REGISTRY_PATH} from './constants.js'
+import {registryHealth, type HealthViews} from './health.js'
 import {registryGuards} from './http/guards.js'
 import {createRegistryRoutes} from './http/routes.js'
 import {createRegistryOperations} from './service.js'
@@ -23,6 +24,8 @@ interface RegistryExtras {
   parts?: RegistryPart[]
   /** Offline sweep period (ms); default 5 s. */
   sweepIntervalMs?: number
+  /** Views of services served with the registry, shown in `/health` under their name (compose.ts: the relay's). */
+  healthViews?: HealthViews
   /**
    * Behind a reverse proxy: the agent socket's upgrade counts against the
    * per-IP limit of the forwarded address, as routes do (give `serve` the same setting).
@@ -40,6 +43,8 @@ export interface RegistryService extends MeshService {
   readonly context: CoreRegistryContext
   /** Runs one offline sweep pass now (tests, operators). */
   sweep(): Promise<string[]>
+  /** Runs the parts' node heartbeats now: peers are read, changes logged, silent nodes swept (tests, operators). */
+  heartbeat(): Promise<void>
 }
 
 export function createRegistry(options: RegistryOptions): RegistryService {
@@ -50,7 +55,7 @@ export function createRegistry(options: RegistryOptions): RegistryService {
     if (names.has(part.name)) throw new TypeError(`Two registry parts are named "${part.name}"`)
     names.add(part.name)
   }
-  const {router, fixed} = createRegistryRoutes(context, createRegistryOperations(context))
+  const {router, fixed} = createRegistryRoutes(context, createRegistryOperations(context), registryHealth(context, parts, options.healthViews))
   // Parts run before the core's pattern routes: their fixed paths (/agents/messages, /v1/agents/ws)
   // would otherwise be read as agent ids by /agents/:id. The core's own fixed paths are
   // matched exactly first (no part serves them), which keeps the heartbeat off the parts' routers.
@@ -99,5 +104,8 @@ export function createRegistry(options: RegistryOptions): RegistryService {
       }
     },
     sweep: () => sweep.tick(),
+    async heartbeat() {
+      for (const part of parts) await part.heartbeat?.()
+    },
   }
 }

@@ -50,7 +50,16 @@ describe('bad input and abuse', () => {
   it('refuses bad limits at construction', () => {
     expect(() => createHarness({limits: {perIpPerMinute: 0}})).toThrow(TypeError)
   })
-  it('answers /health', async () => {
-    expect((await createHarness().http.get('/health')).body).toEqual({ok: true, service: 'registry'})
+  it('answers /health with the node, its bus and its peers', async () => {
+    const h = createHarness()
+    expect((await h.http.get('/health')).body).toEqual({
+      ok: true,
+      service: 'registry',
+      node_id: h.context.bus.nodeId,
+      bus: {kind: 'local', connected: true, reconnects: 0, since: expect.any(String)},
+      // No part tracks registry nodes here (the messaging part does): none seen yet.
+      peers: [],
+      checked_at: null,
+    })
   })
 })

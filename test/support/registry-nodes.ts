@@ -21,7 +21,8 @@ export interface RegistryNodes {
   /** Where node `name` keeps its data dir: `<root>/<name>`. */
   root: string
   nodes: RegistryNode[]
-  start(name: string): Promise<RegistryNode>
+  /** Starts node `name`; `overrides` (e.g. its own clock or logger) apply to this node only. */
+  start(name: string, overrides?: Partial<RegistryServerConfig>): Promise<RegistryNode>
   close(): Promise<void>
 }
 
@@ -33,11 +34,12 @@ export async function registryNodes(label: string, config: Partial<RegistryServe
   return {
     root,
     nodes,
-    async start(name) {
+    async start(name, overrides = {}) {
       const server = await buildRegistryServer({
         publicUrl: 'https://registry.example',
         logger: silentLogger,
         ...config,
+        ...overrides,
         dataDir: join(root, name),
         databaseUrl: PG_URL,
         databaseSchema: schema,

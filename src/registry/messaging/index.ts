@@ -119,6 +119,8 @@ export function createMessagingPart(ctx: RegistryContext, options: MessagingPart
       await worker.close()
       await router.close()
     },
+    nodeView: () => ({peers: router.peers.peers(), checked_at: router.peers.checkedAt()}),
+    heartbeat: () => router.heartbeat(),
     deliverWebhooksNow: () => worker.runOnce(),
     webhooksIdle: () => worker.idle(),
   }

@@ -27,7 +27,10 @@ describe('mesh serve registry', () => {
   it('serves /health, the registry and the relay; exits 0 on SIGTERM', async () => {
     const data = await tempData()
     const server = await start(data)
-    expect(await (await fetch(`${server.url}/health`)).json()).toEqual({ok: true, service: 'registry'})
+    // One /health for both services: the registry's fields, and the relay's view under `relay`.
+    const health = await json(await fetch(`${server.url}/health`))
+    expect(health).toMatchObject({ok: true, service: 'registry', bus: {kind: 'local', connected: true}, peers: [], relay: {peers: []}})
+    expect(health.relay.node_id).toBe(health.node_id)
     const registered = await post(`${server.url}/v1/agents/register`, {agent_id: 'alpha'})
     expect(registered.status).toBe(201)
     expect((await json(registered)).hub_url).toBe(server.url)

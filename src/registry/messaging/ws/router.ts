@@ -1,4 +1,5 @@
 import type {Bus} from '../../../bus/bus.js'
+import {createPeerWatch} from '../../../bus/peers.js'
 import type {Logger} from '../../../lib/log.js'
 import {NODE_HEARTBEAT_MS, NODE_STALE_MS, WS_REMOTE_ACK_TIMEOUT_MS, subjectOfNode} from '../constants.js'
 import type {MessagingStore} from '../store/store.js'
@@ -53,6 +54,8 @@ export function createLiveRouter(options: LiveRouterOptions) {
     void next.finally(() => presenceChain.get(agentId) === next && presenceChain.delete(agentId)).catch(() => {})
     return next
   }
+  // Silent after NODE_STALE_MS (its sockets no longer count), swept after four times that.
+  const peers = createPeerWatch({nodeId, staleMs: NODE_STALE_MS, logger, area: 'messaging'})
   let seq = 0
   let heartbeat: NodeJS.Timeout | undefined
   let unsubscribeNode: (() => void) | undefined
@@ -104,8 +107,29 @@ export function createLiveRouter(options: LiveRouterOptions) {
 
   const freshSince = () => clock() - NODE_STALE_MS
 
+  /** One beat: refresh this node's row, read every node's (the peer watch logs changes), sweep long-silent nodes. */
+  async function beat(): Promise<void> {
+    const now = clock()
+    const known = await store.touchNode(nodeId, now)
+    // Swept after a stall (e.g. a database outage): announce every socket again.
+    if (!known) for (const agentId of local.keys()) await serially(agentId, () => store.addPresence(agentId, nodeId, now))
+    peers.observe(await store.listNodes(), now)
+    peers.swept(await store.sweepNodes(now - 4 * NODE_STALE_MS))
+  }
+
+  function runHeartbeat(): Promise<void> {
+    const run = beat().catch((error) => {
+      logger.warn('presence heartbeat failed', {error: String((error as Error)?.message ?? error)})
+      throw error
+    })
+    beating = run.catch(() => {})
+    return run
+  }
+
   return {
     nodeId,
+    /** The other registry nodes as the last beat saw them (`/health`). */
+    peers,
 
     /** Registers a socket; once this resolves, pushes from any node reach it. */
     async attach(agentId: string, socket: LiveSocket): Promise<void> {
@@ -146,25 +170,20 @@ export function createLiveRouter(options: LiveRouterOptions) {
       return local.has(agentId) || (await store.nodesOf(agentId, freshSince())).length > 0
     },
 
-    /** Heartbeats this node's presence row and sweeps nodes that stopped heartbeating. */
+    /** Subscribes to this node's subject, then heartbeats its row and sweeps nodes that stopped heartbeating. */
     async start(): Promise<void> {
       unsubscribeNode = bus.subscribe(subjectOfNode(nodeId), onNodeSubject)
       // The subscription must be live at the NATS server before this node announces itself.
       await bus.flush()
       await store.touchNode(nodeId, clock())
-      heartbeat = setInterval(() => {
-        const now = clock()
-        beating = store
-          .touchNode(nodeId, now)
-          .then(async (known) => {
-            // Swept after a stall (e.g. a database outage): announce every socket again.
-            if (!known) for (const agentId of local.keys()) await serially(agentId, () => store.addPresence(agentId, nodeId, now))
-            await store.sweepNodes(now - 4 * NODE_STALE_MS)
-          })
-          .catch((error) => logger.warn('presence heartbeat failed', {error: String((error as Error)?.message ?? error)}))
-      }, NODE_HEARTBEAT_MS)
+      // The first read of the peers right away: /health lists them from the start.
+      peers.observe(await store.listNodes(), clock())
+      heartbeat = setInterval(() => void runHeartbeat().catch(() => {}), NODE_HEARTBEAT_MS)
       heartbeat.unref?.()
     },
+
+    /** Runs one heartbeat now (the timer's work; tests call it with an injected clock). Rejects, after logging, when the store fails. */
+    heartbeat: runHeartbeat,
 
     async close(): Promise<void> {
       clearInterval(heartbeat)
