@@ -25,6 +25,36 @@ export function deliveryMark(line: RoomLine): string {
   return `✓${line.delivered}`
 }
 
+/** A stream line shows at most this many characters, its newest ones: a stream may carry 1 MiB, the pane holds a few rows. */
+export const MAX_SHOWN_STREAM_CHARS = 500
+
+const GIVEN_UP: Record<string, string> = {
+  idle: 'the sender went silent',
+  too_large: 'over the stream size limit',
+  out_of_order: 'too many chunks out of order',
+  too_many_streams: 'too many streams at once',
+  disconnected: 'connection lost',
+  closed: 'left',
+}
+
+/** The text of a line as shown: a long stream keeps its newest characters. */
+export function shownText(line: RoomLine): string {
+  if (!line.stream || line.text.length <= MAX_SHOWN_STREAM_CHARS) return line.text
+  let start = line.text.length - MAX_SHOWN_STREAM_CHARS
+  // Never start on the second half of a surrogate pair.
+  if (/[\udc00-\udfff]/.test(line.text[start])) start += 1
+  return `[${start} earlier characters] ${line.text.slice(start)}`
+}
+
+/** How far a stream line is: `streaming…` until its `done`, or why it was given up. */
+export function streamMark(line: RoomLine): string {
+  const stream = line.stream
+  if (!stream || stream.state === 'done') return ''
+  if (stream.state === 'open') return line.kind === 'mine' ? `sending ${stream.chunks} chunks…` : 'streaming…'
+  const missing = stream.missing ? `, ${stream.missing} chunk${stream.missing === 1 ? '' : 's'} missing` : ''
+  return `incomplete: ${GIVEN_UP[stream.reason ?? ''] ?? stream.reason ?? 'given up'}${missing}`
+}
+
 /** The status line: state, online count, countdown while reconnecting, last error. */
 export function statusText(status: ConnectionStatus, online: number, nowMs: number): string {
   switch (status.state) {

@@ -1,6 +1,6 @@
 import {Box, Text} from 'ink'
 import {terminalSafe} from '../../client/cluster/text.js'
-import {clockTime, deliveryMark, lineHeader} from './format.js'
+import {clockTime, deliveryMark, lineHeader, shownText, streamMark} from './format.js'
 import type {RoomLine} from './room-state.js'
 
 export interface MessagePaneProps {
@@ -22,7 +22,8 @@ const colorOf = (line: RoomLine) => (line.kind === 'error' ? 'red' : line.kind =
 
 /**
  * Messages, newest at the bottom: time, sender (→ recipient for direct
- * messages), text, hashtag tags. Everything a peer chose is made
+ * messages), text, hashtag tags. A stream is one line that grows in place,
+ * marked until its `done` (docs/cluster-cli.md, Streams). Everything a peer chose is made
  * terminal-safe here, where it meets the terminal.
  */
 export function MessagePane({lines, you, height, scrollBack}: MessagePaneProps) {
@@ -33,6 +34,7 @@ export function MessagePane({lines, you, height, scrollBack}: MessagePaneProps) 
       {shown.map((line) => {
         const direct = line.to !== null && line.to !== undefined
         const mark = deliveryMark(line)
+        const streaming = streamMark(line)
         return (
           <Box key={line.id}>
             <Text wrap="wrap">
@@ -41,7 +43,8 @@ export function MessagePane({lines, you, height, scrollBack}: MessagePaneProps) 
                 {terminalSafe(lineHeader(line, you))}
               </Text>
               {direct ? <Text color="magenta"> [direct]</Text> : null}
-              <Text color={colorOf(line)}> {terminalSafe(line.text)}</Text>
+              <Text color={colorOf(line)}> {terminalSafe(shownText(line))}</Text>
+              {streaming ? <Text color={line.stream?.state === 'incomplete' ? 'red' : 'yellow'}> [{streaming}]</Text> : null}
               {line.tags.map((tag) => (
                 <Text key={tag} color="yellow">
                   {' '}#{terminalSafe(tag)}

@@ -1,10 +1,13 @@
 import type {EventEmitter} from 'node:events'
 import {Box, useInput, useStdout} from 'ink'
 import {useCallback, useEffect, useReducer, useRef, useState} from 'react'
+import {STREAM_SWEEP_MS} from '../../client/cluster/constants.js'
 import type {ClusterConnectionEvents, ConnectionStatus} from '../../client/cluster/connection.js'
-import type {ClientFrame, ServerFrame, UnknownFrame} from '../../client/cluster/frames.js'
+import type {ClientFrame, MessageFrame, ServerFrame, UnknownFrame} from '../../client/cluster/frames.js'
 import {parseRoomLine} from '../../client/cluster/input.js'
+import {Outbox} from '../../client/cluster/outbox.js'
 import type {RosterEntry} from '../../client/cluster/roster.js'
+import {StreamReassembler, type AssembledStream} from '../../client/cluster/streams.js'
 import {isMeshError, type MeshError} from '../../lib/errors.js'
 import {InputLine} from './input-line.js'
 import {applyInput, emptyEditor, type EditorKey} from './line-editor.js'
@@ -28,6 +31,12 @@ export interface RoomAppProps {
   onExit(end: RoomEnd): void
   /** Clock for timestamps and the reconnect countdown; injected by tests. */
   now?: () => number
+  /** Joins peers' stream chunks; injected by tests (limits, clock). */
+  streams?: StreamReassembler
+  /** How often silent streams are given up (default STREAM_SWEEP_MS). */
+  streamSweepMs?: number
+  /** Pause between own outgoing stream chunks (default STREAM_CHUNK_INTERVAL_MS). */
+  chunkIntervalMs?: number
 }
 
 const HELP = 'Enter sends to everyone · /msg <handle> <text> sends directly · //text sends a line starting with "/" · PgUp/PgDn scroll · ↑/↓ history · /quit or Ctrl-C leaves'
@@ -38,8 +47,14 @@ const ROSTER_WIDTH = 24
  * the right, an input line and a status line below. Frames, status and
  * roster come from the source's events; typed lines go out through send().
  */
-export function RoomApp({source, clusterId, agent, onExit, now = Date.now}: RoomAppProps) {
+export function RoomApp({source, clusterId, agent, onExit, now = Date.now, streams: givenStreams, streamSweepMs = STREAM_SWEEP_MS, chunkIntervalMs}: RoomAppProps) {
   const [state, dispatch] = useReducer(roomReducer, undefined, () => initialRoomState(clusterId, agent))
+  const [streams] = useState(() => givenStreams ?? new StreamReassembler({now}))
+  // Own sends go out in order; a text over 64 KB as paced stream chunks.
+  const [outbox] = useState(
+    () => new Outbox({sink: source, chunkIntervalMs, onError: (error) => dispatch({type: 'notice', text: `not sent: ${error.message}`, now: new Date(now()).toISOString(), error: true})}),
+  )
+  useEffect(() => () => outbox.close(), [outbox])
   const [editor, setEditor] = useState(emptyEditor)
   // Keys can arrive faster than React re-renders: edit the latest state, not the rendered one.
   const editorRef = useRef(editor)
@@ -65,8 +80,19 @@ export function RoomApp({source, clusterId, agent, onExit, now = Date.now}: Room
   }, [ending, onExit])
 
   useEffect(() => {
-    const onFrame = (frame: ServerFrame | UnknownFrame) => dispatch({type: 'frame', frame, now: iso()})
-    const onStatus = (status: ConnectionStatus) => dispatch({type: 'status', status})
+    const showStreams = (updates: AssembledStream[]) => updates.forEach((stream) => dispatch({type: 'stream', stream}))
+    const onFrame = (frame: ServerFrame | UnknownFrame) => {
+      if (frame.type === 'message') {
+        const updates = streams.push(frame as MessageFrame)
+        if (updates) return showStreams(updates)
+      }
+      dispatch({type: 'frame', frame, now: iso()})
+    }
+    const onStatus = (status: ConnectionStatus) => {
+      // Chunks sent while this socket is away are lost for good (the wall stores nothing).
+      if (status.state !== 'connected' && status.state !== 'connecting') showStreams(streams.closeAll('disconnected'))
+      dispatch({type: 'status', status})
+    }
     const onRoster = (roster: RosterEntry[]) => dispatch({type: 'roster', roster})
     const onProtocol = ({error}: {error: string}) => dispatch({type: 'notice', text: `skipped a bad frame from the relay: ${error}`, now: iso(), error: true})
     const onGone = () => end({reason: 'gone'})
@@ -78,7 +104,12 @@ export function RoomApp({source, clusterId, agent, onExit, now = Date.now}: Room
     return () => {
       source.off('frame', onFrame).off('status', onStatus).off('roster', onRoster).off('protocol-error', onProtocol).off('gone', onGone).off('fatal', onFatal)
     }
-  }, [source, iso, end])
+  }, [source, iso, end, streams])
+
+  useEffect(() => {
+    const timer = setInterval(() => streams.expire().forEach((stream) => dispatch({type: 'stream', stream})), streamSweepMs)
+    return () => clearInterval(timer)
+  }, [streams, streamSweepMs])
 
   // The "reconnecting in Ns" countdown needs a tick only while reconnecting.
   useEffect(() => {
@@ -95,8 +126,8 @@ export function RoomApp({source, clusterId, agent, onExit, now = Date.now}: Room
     if (action.kind === 'invalid') return dispatch({type: 'notice', text: action.message, now: iso(), error: true})
     if (action.kind !== 'send') return
     try {
-      source.send(action.frame)
-      dispatch({type: 'sent', frame: action.frame, now: iso()})
+      const chunks = outbox.send(action.frame)
+      dispatch({type: 'sent', frame: action.frame, now: iso(), chunks})
       setScrollBack(0)
     } catch (error) {
       dispatch({type: 'notice', text: `not sent: ${isMeshError(error) ? error.message : String(error)}`, now: iso(), error: true})

@@ -1,6 +1,18 @@
 import type {ConnectionStatus} from '../../client/cluster/connection.js'
 import {errorCodeOf, messageTags, payloadText, type ClientFrame, type ServerFrame, type UnknownFrame} from '../../client/cluster/frames.js'
 import type {RosterEntry} from '../../client/cluster/roster.js'
+import type {AssembledStream, StreamEndReason} from '../../client/cluster/streams.js'
+
+/** A line that is a stream (spec: Message payload — stream chunks): one line, updated in place. */
+export interface LineStream {
+  /** For a peer's stream: the reassembler's serial, which finds the line again. */
+  serial?: number
+  /** open: chunks still coming (or, for your own, still being sent); incomplete: given up before `done`. */
+  state: 'open' | 'done' | 'incomplete'
+  chunks: number
+  reason?: StreamEndReason
+  missing?: number
+}
 
 /** One line of the message pane. */
 export interface RoomLine {
@@ -19,6 +31,7 @@ export interface RoomLine {
   delivered?: number
   /** For your own lines: the relay's error code when it refused the send. */
   refused?: string
+  stream?: LineStream
 }
 
 export interface RoomState {
@@ -39,7 +52,10 @@ export type RoomEvent =
   | {type: 'frame'; frame: ServerFrame | UnknownFrame; now: string}
   | {type: 'status'; status: ConnectionStatus}
   | {type: 'roster'; roster: RosterEntry[]}
-  | {type: 'sent'; frame: ClientFrame; now: string}
+  /** `chunks`: frames the send took (over 1 when its text went out as a stream). */
+  | {type: 'sent'; frame: ClientFrame; now: string; chunks?: number}
+  /** A peer's stream changed (StreamReassembler). */
+  | {type: 'stream'; stream: AssembledStream}
   | {type: 'notice'; text: string; now: string; error?: boolean}
 
 /** The pane keeps this many lines; older ones scroll away for good. */
@@ -64,7 +80,42 @@ function addLine(state: RoomState, line: Omit<RoomLine, 'id' | 'tags'> & {tags?:
 function updateOwn(state: RoomState, patch: Partial<RoomLine>): RoomState {
   const [id, ...rest] = state.awaitingAck
   if (id === undefined) return state
-  return {...state, awaitingAck: rest, lines: state.lines.map((line) => (line.id === id ? {...line, ...patch} : line))}
+  // A streamed line waits for one reply per chunk: the last one settles it, a refusal of any chunk sticks.
+  const last = rest[0] !== id
+  const settle = (line: RoomLine): RoomLine => {
+    if (!last) return patch.refused && !line.refused ? {...line, refused: patch.refused} : line
+    const settled = {...line, ...patch, refused: line.refused ?? patch.refused}
+    return line.stream ? {...settled, stream: {...line.stream, state: 'done'}} : settled
+  }
+  return {...state, awaitingAck: rest, lines: state.lines.map((line) => (line.id === id ? settle(line) : line))}
+}
+
+/** Shows a peer's stream: its line is updated in place, or added when it is new (or scrolled away). */
+function applyStream(state: RoomState, stream: AssembledStream): RoomState {
+  const line = {
+    kind: 'message' as const,
+    ts: stream.ts,
+    from: stream.from,
+    to: stream.to,
+    text: stream.text,
+    tags: messageTags({board: stream.board, ref: stream.ref}),
+    stream: {serial: stream.serial, state: stream.state, chunks: stream.chunks, reason: stream.reason, missing: stream.missing},
+  }
+  for (let index = state.lines.length - 1; index >= 0; index--) {
+    if (state.lines[index].stream?.serial !== stream.serial) continue
+    const lines = [...state.lines]
+    lines[index] = {...lines[index], ...line}
+    return {...state, lines}
+  }
+  return addLine(state, line)
+}
+
+/** Own streams still going out when the socket dropped will not be acknowledged: say they are incomplete. */
+function dropPending(state: RoomState): RoomState {
+  const open = (line: RoomLine) => line.kind === 'mine' && line.stream?.state === 'open'
+  if (!state.lines.some(open)) return {...state, awaitingAck: []}
+  const lines = state.lines.map((line) => (open(line) ? {...line, stream: {...line.stream!, state: 'incomplete' as const, reason: 'disconnected' as const}} : line))
+  return {...state, awaitingAck: [], lines}
 }
 
 /** The room view's state machine: frames, status and local sends in, lines and roster out. */
@@ -72,15 +123,19 @@ export function roomReducer(state: RoomState, event: RoomEvent): RoomState {
   switch (event.type) {
     case 'status':
       // Sends still waiting when the socket dropped will never be acknowledged.
-      return event.status.state === 'connected' || event.status.state === 'connecting' ? {...state, status: event.status} : {...state, status: event.status, awaitingAck: []}
+      return event.status.state === 'connected' || event.status.state === 'connecting' ? {...state, status: event.status} : dropPending({...state, status: event.status})
     case 'roster':
       return {...state, roster: event.roster}
     case 'notice':
       return addLine(state, {kind: event.error ? 'error' : 'notice', ts: event.now, text: event.text})
     case 'sent': {
-      const next = addLine(state, {kind: 'mine', ts: event.now, from: state.you ?? state.agent, to: event.frame.to ?? null, text: payloadText(event.frame.payload)})
-      return {...next, awaitingAck: [...next.awaitingAck, state.nextId]}
+      const chunks = event.chunks ?? 1
+      const stream: LineStream | undefined = chunks > 1 ? {state: 'open', chunks} : undefined
+      const next = addLine(state, {kind: 'mine', ts: event.now, from: state.you ?? state.agent, to: event.frame.to ?? null, text: payloadText(event.frame.payload), stream})
+      return {...next, awaitingAck: [...next.awaitingAck, ...Array<number>(chunks).fill(state.nextId)]}
     }
+    case 'stream':
+      return applyStream(state, event.stream)
     case 'frame':
       return applyFrame(state, event.frame, event.now)
   }

@@ -3,8 +3,11 @@ import {render} from 'ink-testing-library'
 import {afterEach, describe, expect, it, vi} from 'vitest'
 import type {ClusterConnectionEvents} from '../../../src/client/cluster/connection.js'
 import type {ClientFrame} from '../../../src/client/cluster/frames.js'
+import {MAX_FRAME_BYTES} from '../../../src/client/cluster/constants.js'
 import {Roster} from '../../../src/client/cluster/roster.js'
+import {StreamReassembler} from '../../../src/client/cluster/streams.js'
 import {notFound} from '../../../src/lib/errors.js'
+import {MAX_SHOWN_STREAM_CHARS} from '../../../src/tui/room/format.js'
 import {MessagePane} from '../../../src/tui/room/message-pane.js'
 import {RoomApp, type RoomEnd, type RoomSource} from '../../../src/tui/room/room-app.js'
 import {RosterPane} from '../../../src/tui/room/roster-pane.js'
@@ -23,10 +26,10 @@ const withRaw = <F,>(frame: F): [F, string] => [frame, JSON.stringify(frame)]
 const T0 = Date.parse('2025-01-01T10:00:00.000Z')
 const ts = new Date(T0).toISOString()
 
-function mountRoom() {
+function mountRoom(extra: {streams?: StreamReassembler; streamSweepMs?: number; chunkIntervalMs?: number} = {}) {
   const source = new FakeSource()
   const ends: RoomEnd[] = []
-  const view = render(<RoomApp source={source} clusterId="c_room" agent="ada" onExit={(end) => ends.push(end)} now={() => T0} />)
+  const view = render(<RoomApp source={source} clusterId="c_room" agent="ada" onExit={(end) => ends.push(end)} now={() => T0} {...extra} />)
   const roster = new Roster()
   const join = (online: string[]) => {
     const frame = {type: 'ready' as const, you: 'ada', you_did: null, public: false, owner: false, online}
@@ -156,5 +159,68 @@ describe('RoomApp', () => {
     const refused = mountRoom()
     refused.source.emit('fatal', notFound('cluster_not_found', 'No such cluster (404)'))
     await vi.waitFor(() => expect(refused.ends).toMatchObject([{reason: 'fatal', error: {code: 'cluster_not_found'}}]))
+  })
+})
+
+describe('RoomApp streams', () => {
+  /** A `message` frame carrying one chunk of bob's stream. */
+  const chunk = (seq: number, delta: string, done = false, stream = 's1') =>
+    withRaw({type: 'message' as const, from: 'bob', to: null, ts, payload: {type: 'message', stream, seq, delta, ...(done ? {done: true} : {})}})
+  const count = (text: string, part: string) => text.split(part).length - 1
+  /** The pane's text with wrapping and the roster's border taken out. */
+  const flat = (text: string) => text.replace(/[│\s]+/g, ' ')
+
+  it('shows a stream as one message growing in place, marked until done', async () => {
+    const room = mountRoom()
+    room.join(['ada', 'bob'])
+    room.source.emit('frame', ...withRaw({type: 'message', from: 'bob', to: null, ts, payload: 'before'}))
+    room.source.emit('frame', ...chunk(0, 'Once upon'))
+    await vi.waitFor(() => expect(room.frame()).toContain('bob Once upon [streaming…]'))
+    // Out of order: held until seq 1 arrives.
+    room.source.emit('frame', ...chunk(2, ' time'))
+    room.source.emit('frame', ...withRaw({type: 'message', from: 'bob', to: null, ts, payload: 'meanwhile'}))
+    room.source.emit('frame', ...chunk(1, ' a'))
+    await vi.waitFor(() => expect(room.frame()).toContain('bob Once upon a time [streaming…]'))
+    room.source.emit('frame', ...chunk(3, '.', true))
+    await vi.waitFor(() => expect(room.frame()).toContain('bob Once upon a time.'))
+    const frame = room.frame()
+    expect(frame).not.toContain('streaming')
+    // One line for the stream, where it began: before the message that came while it grew.
+    expect(count(frame, 'Once upon')).toBe(1)
+    expect(frame.indexOf('before')).toBeLessThan(frame.indexOf('Once upon'))
+    expect(frame.indexOf('Once upon')).toBeLessThan(frame.indexOf('meanwhile'))
+  })
+
+  it('marks a stream that went silent as incomplete, with what arrived', async () => {
+    const clock = {now: T0}
+    const streams = new StreamReassembler({now: () => clock.now, limits: {idleTimeoutMs: 60_000}})
+    const room = mountRoom({streams, streamSweepMs: 10})
+    room.join(['ada', 'bob'])
+    room.source.emit('frame', ...chunk(0, 'half a'))
+    room.source.emit('frame', ...chunk(2, 'thought'))
+    await vi.waitFor(() => expect(room.frame()).toContain('bob half a [streaming…]'))
+    clock.now += 60_000
+    await vi.waitFor(() => expect(flat(room.frame())).toContain('bob half athought [incomplete: the sender went silent, 1 chunk missing]'))
+  })
+
+  it('sends a pasted text over 64 KB as stream chunks and shows it once', async () => {
+    const room = mountRoom({chunkIntervalMs: 1})
+    room.join(['ada', 'bob'])
+    await vi.waitFor(() => expect(room.frame()).toContain('connected'))
+    const text = 'é'.repeat(MAX_FRAME_BYTES) + 'END'
+    await room.typeKeys(text, '\r')
+    await vi.waitFor(() => expect(room.source.sent.length).toBe(3))
+    const payloads = room.source.sent.map((frame) => frame.payload as {stream: string; seq: number; delta: string; done?: boolean})
+    expect(payloads.map((payload) => payload.seq)).toEqual([0, 1, 2])
+    expect(new Set(payloads.map((payload) => payload.stream)).size).toBe(1)
+    expect(payloads.at(-1)!.done).toBe(true)
+    expect(payloads.map((payload) => payload.delta).join('')).toBe(text)
+    await vi.waitFor(() => expect(flat(room.frame())).toContain('END [sending 3 chunks…] …'))
+    // Shown once, its newest characters only.
+    expect(flat(room.frame())).toContain(`you [${text.length - MAX_SHOWN_STREAM_CHARS} earlier characters] éé`)
+    // One ack per chunk; the last settles the line.
+    for (let index = 0; index < 3; index++) room.source.emit('frame', ...withRaw({type: 'ack', to: null, delivered: 1}))
+    await vi.waitFor(() => expect(flat(room.frame())).toContain('END ✓1'))
+    expect(flat(room.frame())).not.toContain('sending')
   })
 })

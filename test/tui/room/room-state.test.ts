@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {initialRoomState, MAX_ROOM_LINES, roomReducer, type RoomEvent, type RoomState} from '../../../src/tui/room/room-state.js'
-import {deliveryMark, lineHeader, statusText} from '../../../src/tui/room/format.js'
+import {deliveryMark, lineHeader, MAX_SHOWN_STREAM_CHARS, shownText, statusText, streamMark} from '../../../src/tui/room/format.js'
+import type {AssembledStream} from '../../../src/client/cluster/streams.js'
 
 const now = '2025-01-01T10:00:00.000Z'
 const run = (events: RoomEvent[], state: RoomState = initialRoomState('c_1', 'ada')) => events.reduce(roomReducer, state)
@@ -50,6 +51,76 @@ describe('roomReducer', () => {
     const many = run(Array.from({length: MAX_ROOM_LINES + 5}, (): RoomEvent => ({type: 'notice', text: 'n', now})))
     expect(many.lines).toHaveLength(MAX_ROOM_LINES)
     expect(many.lines[0].id).toBe(6)
+  })
+})
+
+describe('roomReducer with streams', () => {
+  const stream = (patch: Partial<AssembledStream>): AssembledStream => ({
+    serial: 1,
+    from: 'bob',
+    from_did: null,
+    to: null,
+    stream: 's1',
+    ts: now,
+    text: '',
+    chunks: 1,
+    state: 'open',
+    board: [],
+    ref: [],
+    ...patch,
+  })
+
+  it('keeps one line per peer stream, updated in place, with its tags', () => {
+    const state = run([
+      ready,
+      {type: 'stream', stream: stream({text: 'Hel'})},
+      {type: 'frame', now, frame: {type: 'message', from: 'carl', to: null, ts: now, payload: 'hi'}},
+      {type: 'stream', stream: stream({serial: 2, from: 'carl', text: 'other'})},
+      {type: 'stream', stream: stream({text: 'Hello #news', chunks: 2, state: 'done', board: ['news']})},
+    ])
+    expect(state.lines.map((line) => [line.from, line.text, line.stream?.state])).toEqual([
+      [undefined, 'joined c_1 as ada · 1 other online', undefined],
+      ['bob', 'Hello #news', 'done'],
+      ['carl', 'hi', undefined],
+      ['carl', 'other', 'open'],
+    ])
+    expect(state.lines[1].tags).toEqual(['board:news'])
+    expect(streamMark(state.lines[1])).toBe('')
+    expect(streamMark(state.lines[3])).toBe('streaming…')
+    const cut = run([{type: 'stream', stream: stream({serial: 2, from: 'carl', text: 'other', state: 'incomplete', reason: 'idle', missing: 2})}], state)
+    expect(streamMark(cut.lines[3])).toBe('incomplete: the sender went silent, 2 chunks missing')
+  })
+
+  it('settles an own streamed line on the ack of its last chunk; a refused chunk sticks', () => {
+    const sent = run([ready, {type: 'sent', now, frame: {payload: 'long'}, chunks: 3}, {type: 'sent', now, frame: {payload: 'next'}}])
+    const mine = (state: RoomState) => state.lines.filter((line) => line.kind === 'mine')
+    const ack: RoomEvent = {type: 'frame', now, frame: {type: 'ack', to: null, delivered: 2}}
+    const twoAcks = run([ack, ack], sent)
+    expect(mine(twoAcks).map((line) => [deliveryMark(line), streamMark(line)])).toEqual([
+      ['…', 'sending 3 chunks…'],
+      ['…', ''],
+    ])
+    const settled = run([ack, ack], twoAcks)
+    expect(mine(settled).map((line) => [deliveryMark(line), streamMark(line)])).toEqual([
+      ['✓2', ''],
+      ['✓2', ''],
+    ])
+    const refused = run([{type: 'frame', now, frame: {type: 'error', detail: 'rate_limited: slow down'}}, ack, ack], sent)
+    expect(deliveryMark(mine(refused)[0])).toBe('✗ rate_limited')
+    const dropped = run([{type: 'status', status: {state: 'reconnecting', attempt: 1, retryInMs: 500}}], sent)
+    expect(streamMark(mine(dropped)[0])).toBe('incomplete: connection lost')
+  })
+
+  it('shows the newest characters of a long stream', () => {
+    const long = 'a'.repeat(MAX_SHOWN_STREAM_CHARS) + '😀'.repeat(10)
+    const [line] = run([{type: 'stream', stream: stream({text: long})}]).lines
+    expect(shownText(line)).toBe(`[${long.length - MAX_SHOWN_STREAM_CHARS} earlier characters] ` + long.slice(-MAX_SHOWN_STREAM_CHARS))
+    // A cut that would split a surrogate pair moves past it.
+    const odd = 'a' + '😀'.repeat(MAX_SHOWN_STREAM_CHARS) + 'b'
+    const [oddLine] = run([{type: 'stream', stream: stream({text: odd})}]).lines
+    const cutAt = odd.length - MAX_SHOWN_STREAM_CHARS
+    expect(odd.charCodeAt(cutAt)).toBeGreaterThanOrEqual(0xdc00)
+    expect(shownText(oddLine)).toBe(`[${cutAt + 1} earlier characters] ` + odd.slice(cutAt + 1))
   })
 })
 
