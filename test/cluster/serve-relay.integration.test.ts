@@ -31,6 +31,8 @@ it('prints its URL with the bound port, serves, and stops cleanly on SIGINT with
   const url = /listening on (http:\/\/127\.0\.0\.1:(\d+))/.exec(first.line)
   expect(url, first.line).not.toBeNull()
   expect(Number(url![2])).toBeGreaterThan(0)
+  // Served alone, the relay answers /health itself: one node, the in-process bus, no peers.
+  expect((await api(url![1], 'GET', '/health')).body).toMatchObject({ok: true, service: 'relay', bus: {kind: 'local', connected: true}, peers: []})
   const created = await createCluster(url![1], {name: 'Kept', visibility: 'public'})
   expect(created.ws).toBe(`ws://127.0.0.1:${url![2]}/v1/clusters/${created.cluster_id}/ws`)
   const member = await joinCluster(url![1], created.cluster_id, {agent: 'a'})
