@@ -1,0 +1,52 @@
+/**
+ * The local daemon's numbers and names, in one place.
+ * spec: project-standard-and-daemon.md (Limits, Logs and debug stream,
+ * Endpoints); DECISIONS "Project standard and daemon". docs/daemon.md explains them.
+ */
+
+/** spec Limits: default port 5570; the first free port in 5570–5589 is used. */
+export const DAEMON_PORT_FIRST = 5570
+export const DAEMON_PORT_LAST = 5589
+/** spec Authentication: the shared daemon binds loopback only. */
+export const DAEMON_HOST = '127.0.0.1'
+
+/** Paths under `.mesh/` (DECISIONS: Daemon runtime). */
+export const RUNTIME_DIR = '.runtime'
+export const DAEMON_FILE = '.runtime/daemon.json'
+export const DEBUG_FILE = '.runtime/debug.jsonl'
+export const PORTAL_TOKEN_FILE = 'credentials/portal-token'
+
+/** The one header that names the project a request means (DECISIONS: Daemon auth). */
+export const PROJECT_HEADER = 'x-mesh-project'
+
+/** spec Logs and debug stream: retention 30 minutes or 5 MB, whichever first; msg ≤ 4000 chars. */
+export const DEBUG_RETENTION_MS = 30 * 60 * 1000
+export const DEBUG_RETENTION_BYTES = 5 * 1024 * 1024
+export const DEBUG_MSG_MAX_CHARS = 4000
+/** spec: `data` keys masked in the debug stream. */
+export const DEBUG_MASKED_KEYS = ['token', 'authorization', 'bearer', 'api_key', 'apikey', 'secret', 'password'] as const
+/** spec: values starting with the bearer prefix and longer than 24 characters are redacted. */
+export const BEARER_PREFIX = 'Bearer '
+export const BEARER_REDACT_OVER = 24
+/** spec `/debug/tail`: `last` in seconds, default 300. */
+export const DEBUG_TAIL_DEFAULT_SECS = 300
+/** Events one `POST /debug/log` may carry (our choice: a batch from an IDE, not a flood). */
+export const DEBUG_POST_MAX_EVENTS = 500
+
+/** spec Limits: the storage report is cached 5 s. */
+export const STORAGE_CACHE_MS = 5_000
+/** spec Limits: snapshots kept 7 days by default (1–365), uploads 30 days. */
+export const SNAPSHOT_RETENTION_DAYS = 7
+export const UPLOAD_RETENTION_DAYS = 30
+
+/** spec `/workflows/<id>/runs`: the latest 50 run logs. */
+export const RUN_LOGS_LIMIT = 50
+
+/** Request bodies of the daemon's write routes (our choice; the largest is a debug batch). */
+export const MAX_BODY_BYTES = 1024 * 1024
+
+/** The features the daemon announces on /health (spec: `features.debug.stream.v1`). */
+export const FEATURES = ['features.debug.stream.v1'] as const
+
+/** `implementation` on /health: which daemon this is. */
+export const IMPLEMENTATION = 'mesh-ts'

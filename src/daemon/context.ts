@@ -1,0 +1,26 @@
+/**
+ * What every area of the daemon is handed: the project, the clock, the one
+ * event bus, the debug stream and the portal token. Areas (workflows, links,
+ * tasks, versions, storage, team, chat…) read and write through this only,
+ * so tests build one with a temp project and an injected clock.
+ */
+import type {Logger} from '../lib/log.js'
+import type {DebugStream} from './debug-stream.js'
+import type {EventBus} from './events.js'
+
+export interface DaemonContext {
+  /** The repository root: the folder that holds `.mesh/`. */
+  root: string
+  /** `<root>/.mesh/<parts…>` */
+  meshPath(...parts: string[]): string
+  clock: () => number
+  logger: Logger
+  events: EventBus
+  debug: DebugStream
+  /** The portal token (never logged). */
+  portalToken: string
+  /** The cluster.yaml `id`, read at start and after every change to the file; null when the file has none. */
+  projectId(): string | null
+  /** The daemon's version (the package's). */
+  version: string
+}

@@ -1,0 +1,97 @@
+/**
+ * The local daemon as a service: createDaemon() assembles the context (event
+ * bus, debug stream, portal token) and every area's route table into a
+ * MeshService; startDaemon() is what `mesh serve` runs — it takes the
+ * project's lock, finds a port, writes `.mesh/.runtime/daemon.json`, and
+ * undoes all of that on stop. docs/daemon.md.
+ */
+import type {MeshService} from '../http/service.js'
+import {silentLogger, type Logger} from '../lib/log.js'
+import {meshPath} from '../standard/tasks/project-root.js'
+import {DEBUG_FILE} from './constants.js'
+import type {DaemonContext} from './context.js'
+import {openDebugStream, type DebugStream} from './debug-stream.js'
+import {createEventBus, type EventBus} from './events.js'
+import {healthRoutes} from './health.js'
+import {createDaemonMiddleware} from './http/app.js'
+import {createEventsSocket} from './http/events-socket.js'
+import {loadPortalToken} from './portal-token.js'
+import type {Route} from './route-table.js'
+import {readDaemonSettings, type DaemonSettings} from './settings.js'
+import {packageVersion} from './version.js'
+
+/** One area of the daemon: its routes, and optional background work and health warnings. */
+export interface DaemonArea {
+  name: string
+  routes: Route[]
+  start?(): Promise<void> | void
+  close?(): Promise<void> | void
+  /** Warnings for /health, read at each call. */
+  warnings?(): string[]
+}
+
+export interface DaemonOptions {
+  /** The repository root (the folder holding `.mesh/`). */
+  root: string
+  clock?: () => number
+  logger?: Logger
+  /** Areas beyond the core ones, built on the context (team and chat plug in here). */
+  areas?: Array<(context: DaemonContext, settings: DaemonSettings) => DaemonArea>
+  /** Filled in once the daemon listens; /health and /info report it. */
+  endpoint?: () => string
+}
+
+export interface Daemon {
+  context: DaemonContext
+  settings: DaemonSettings
+  service: MeshService
+}
+
+export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
+  const clock = options.clock ?? Date.now
+  const logger = options.logger ?? silentLogger
+  const root = options.root
+  const settings = await readDaemonSettings(root)
+  const events: EventBus = createEventBus({clock, onListenerError: (error) => logger.warn('event listener failed', {error: String(error)})})
+  const debug: DebugStream = await openDebugStream({path: meshPath(root, DEBUG_FILE), clock})
+  const portalToken = await loadPortalToken(root)
+  let projectId = settings.id
+  const context: DaemonContext = {
+    root,
+    meshPath: (...parts) => meshPath(root, ...parts),
+    clock,
+    logger,
+    events,
+    debug,
+    portalToken,
+    projectId: () => projectId,
+    version: packageVersion(),
+  }
+  for (const problem of settings.problems) debug.log({lvl: 'warn', tag: 'boot', msg: problem})
+
+  const startedAt = new Date(clock()).toISOString()
+  const areas = (options.areas ?? []).map((build) => build(context, settings))
+  const tables = [healthRoutes(context, {endpoint: options.endpoint ?? (() => ''), startedAt, warnings: areas.flatMap((a) => (a.warnings ? [a.warnings] : []))}), ...areas.map((a) => a.routes)]
+  const middleware = createDaemonMiddleware(context, tables)
+  const socket = createEventsSocket(context)
+
+  // cluster.yaml may be edited while the daemon runs: the project id follows it.
+  events.subscribe((event) => {
+    if (event.type === 'cluster.updated') void readDaemonSettings(root).then((next) => (projectId = next.id))
+  })
+
+  const service: MeshService = {
+    name: 'daemon',
+    middleware,
+    upgrade: (request, rawSocket, head) => socket.upgrade(request, rawSocket, head),
+    async start() {
+      for (const area of areas) await area.start?.()
+    },
+    async close() {
+      await socket.close()
+      for (const area of [...areas].reverse()) await area.close?.()
+      await debug.close()
+    },
+  }
+  return {context, settings, service}
+}

@@ -1,0 +1,61 @@
+/**
+ * The parts of cluster.yaml the daemon acts on (spec: cluster.yaml), read
+ * leniently: a value of the wrong type falls back to its default and the
+ * daemon says so in the debug stream; `mesh validate` is where a file is judged.
+ */
+import {readFile} from 'node:fs/promises'
+import {parse} from 'yaml'
+import {meshPath} from '../standard/tasks/project-root.js'
+import {DAEMON_PORT_FIRST, SNAPSHOT_RETENTION_DAYS} from './constants.js'
+
+export interface DaemonSettings {
+  /** cluster.yaml `id`, or null. */
+  id: string | null
+  /** `architect.port`, default 5570. */
+  port: number
+  snapshots: {enabled: boolean; retentionDays: number}
+  git: {autoPull: boolean; autoCommit: boolean; branch: string}
+  /** `bootstrap.standard`: where the canonical standard lives, if set. */
+  standardUrl: string | null
+  /** Values that were present but unusable, for the debug stream. */
+  problems: string[]
+}
+
+const object = (value: unknown): Record<string, unknown> => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {})
+
+export async function readDaemonSettings(root: string): Promise<DaemonSettings> {
+  const problems: string[] = []
+  let data: Record<string, unknown> = {}
+  try {
+    data = object(parse(await readFile(meshPath(root, 'public', 'cluster.yaml'), 'utf8')))
+  } catch (error) {
+    problems.push(`cluster.yaml could not be read (${(error as NodeJS.ErrnoException).code ?? 'invalid YAML'}); defaults apply`)
+  }
+  const pick = <T>(value: unknown, ok: (v: unknown) => v is T, fallback: T, name: string): T => {
+    if (value === undefined) return fallback
+    if (ok(value)) return value
+    problems.push(`${name} is not usable (${JSON.stringify(value)}); using ${JSON.stringify(fallback)}`)
+    return fallback
+  }
+  const isBool = (v: unknown): v is boolean => typeof v === 'boolean'
+  const isPort = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 65535
+  const isDays = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 365
+  const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0
+  const snapshots = object(data.snapshots)
+  const git = object(data.git)
+  return {
+    id: typeof data.id === 'string' ? data.id : null,
+    port: pick(object(data.architect).port, isPort, DAEMON_PORT_FIRST, 'architect.port'),
+    snapshots: {
+      enabled: pick(snapshots.enabled, isBool, true, 'snapshots.enabled'),
+      retentionDays: pick(snapshots.retention_days, isDays, SNAPSHOT_RETENTION_DAYS, 'snapshots.retention_days'),
+    },
+    git: {
+      autoPull: pick(git.auto_pull, isBool, true, 'git.auto_pull'),
+      autoCommit: pick(git.auto_commit, isBool, false, 'git.auto_commit'),
+      branch: pick(git.branch, isString, 'main', 'git.branch'),
+    },
+    standardUrl: pick(object(data.bootstrap).standard, isString, null as unknown as string, 'bootstrap.standard') ?? null,
+    problems,
+  }
+}

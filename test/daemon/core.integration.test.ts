@@ -1,0 +1,121 @@
+import {existsSync, readFileSync, statSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterEach, describe, expect, it} from 'vitest'
+import WebSocket from 'ws'
+import {silentLogger} from '../../src/lib/log.js'
+import {startDaemon} from '../../src/daemon/start.js'
+import {caught} from '../support/caught.js'
+import {makeRepo} from '../standard/fixtures.js'
+import {startHarness, type DaemonHarness} from './harness.js'
+
+let harness: DaemonHarness | undefined
+afterEach(async () => {
+  await harness?.close()
+  harness = undefined
+})
+
+describe('daemon core', () => {
+  it('answers /health with the spec fields and writes daemon.json and a 0600 portal token', async () => {
+    harness = await startHarness()
+    const health = await harness.call('GET', '/health')
+    expect(health.status).toBe(200)
+    expect(health.body).toMatchObject({ok: true, implementation: 'mesh-ts', cluster_id: 'demo', tls: false, endpoint: harness.url})
+    expect(health.body.features).toContain('features.debug.stream.v1')
+    expect(health.body.context_tree.token_estimate).toBeGreaterThan(0)
+    expect(health.body.warnings).toEqual([])
+
+    const runtime = JSON.parse(readFileSync(join(harness.repo.root, '.mesh/.runtime/daemon.json'), 'utf8'))
+    expect(runtime).toMatchObject({port: harness.running.port, pid: process.pid})
+    expect(typeof runtime.started_at).toBe('string')
+    const tokenFile = join(harness.repo.root, '.mesh/credentials/portal-token')
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600)
+    expect(readFileSync(tokenFile, 'utf8').trim()).toBe(harness.token)
+  })
+
+  it('removes daemon.json on a clean stop and keeps the portal token for the next start', async () => {
+    harness = await startHarness()
+    const {root} = harness.repo
+    const token = harness.token
+    await harness.running.stop()
+    expect(existsSync(join(root, '.mesh/.runtime/daemon.json'))).toBe(false)
+    const again = await startDaemon({root, logger: silentLogger, port: 0})
+    expect(again.daemon.context.portalToken).toBe(token)
+    await again.stop()
+    harness.repo.cleanup()
+    harness = undefined
+  })
+
+  it('refuses a second daemon in the same project and recovers from a killed one', async () => {
+    harness = await startHarness()
+    const error = await caught(startDaemon({root: harness.repo.root, logger: silentLogger, port: 0}))
+    expect(error).toMatchObject({code: 'daemon_running'})
+    const {root} = harness.repo
+    await harness.running.stop()
+    // A daemon killed with SIGKILL leaves both files behind, naming a dead pid.
+    writeFileSync(join(root, '.mesh/.runtime/daemon.lock'), '999999')
+    writeFileSync(join(root, '.mesh/.runtime/daemon.json'), JSON.stringify({port: 1, pid: 999999, started_at: 'x', version: '0'}))
+    const next = await startDaemon({root, logger: silentLogger, port: 0})
+    expect(JSON.parse(readFileSync(join(root, '.mesh/.runtime/daemon.json'), 'utf8')).pid).toBe(process.pid)
+    await next.stop()
+    harness.repo.cleanup()
+    harness = undefined
+  })
+
+  it('refuses requests whose Host or Origin is not loopback (DNS rebinding)', async () => {
+    harness = await startHarness()
+    const byName = await harness.call('GET', '/health', {headers: {host: 'evil.example:5570'}})
+    expect(byName.status).toBe(403)
+    expect(byName.body.error.code).toBe('host_not_loopback')
+    const fromPage = await harness.call('GET', '/health', {headers: {origin: 'http://evil.example'}})
+    expect(fromPage.status).toBe(403)
+    expect(fromPage.body.error.code).toBe('origin_not_loopback')
+    const local = await harness.call('GET', '/health', {headers: {host: `localhost:${harness.running.port}`, origin: 'http://localhost:3000'}})
+    expect(local.status).toBe(200)
+  })
+
+  it('refuses a request that names another project', async () => {
+    harness = await startHarness()
+    const other = await harness.call('GET', '/health', {headers: {'x-mesh-project': 'other'}})
+    expect(other.status).toBe(403)
+    expect(other.body.error.code).toBe('project_mismatch')
+    expect((await harness.call('GET', '/health', {headers: {'x-mesh-project': 'demo'}})).status).toBe(200)
+  })
+
+  it('opens /events only with the portal token and sends envelopes', async () => {
+    harness = await startHarness()
+    const wsUrl = harness.url.replace('http', 'ws') + '/events'
+    const refused = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(wsUrl)
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0))
+      ws.on('open', () => resolve(101))
+    })
+    expect(refused).toBe(401)
+    const ws = new WebSocket(wsUrl, {headers: {authorization: `Bearer ${harness.token}`}})
+    await new Promise((resolve, reject) => ws.on('open', resolve).on('error', reject))
+    const received = new Promise<any>((resolve) => ws.once('message', (data) => resolve(JSON.parse(String(data)))))
+    harness.running.daemon.context.events.publish('links.updated', {id: 'api'})
+    const event = await received
+    expect(event).toMatchObject({type: 'links.updated', data: {id: 'api'}})
+    expect(new Date(event.ts).toISOString()).toBe(event.ts)
+    ws.close()
+  })
+
+  it('answers unknown routes with the JSON error body', async () => {
+    harness = await startHarness()
+    const missing = await harness.call('GET', '/nope')
+    expect(missing.status).toBe(404)
+    expect(missing.body.error.code).toBe('not_found')
+  })
+})
+
+describe('daemon core without a project file', () => {
+  it('starts on a project whose cluster.yaml is broken and says so in the debug stream', async () => {
+    const repo = makeRepo({'.mesh/public/cluster.yaml': 'id: [unclosed'})
+    harness = await startHarness({repo})
+    const health = await harness.call('GET', '/health')
+    expect(health.body.cluster_id).toBeNull()
+    await harness.running.daemon.context.debug.flush()
+    const lines = readFileSync(join(repo.root, '.mesh/.runtime/debug.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+    expect(lines.some((l) => l.tag === 'boot' && /cluster.yaml/.test(l.msg))).toBe(true)
+  })
+})
