@@ -12,6 +12,7 @@ import {DEBUG_FILE} from './constants.js'
 import type {DaemonContext} from './context.js'
 import {openDebugStream, type DebugStream} from './debug-stream.js'
 import {createEventBus, type EventBus} from './events.js'
+import {debugRoutes} from './debug/routes.js'
 import {healthRoutes} from './health.js'
 import {createDaemonMiddleware} from './http/app.js'
 import {createEventsSocket} from './http/events-socket.js'
@@ -71,7 +72,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
 
   const startedAt = new Date(clock()).toISOString()
   const areas = (options.areas ?? []).map((build) => build(context, settings))
-  const tables = [healthRoutes(context, {endpoint: options.endpoint ?? (() => ''), startedAt, warnings: areas.flatMap((a) => (a.warnings ? [a.warnings] : []))}), ...areas.map((a) => a.routes)]
+  const tables = [healthRoutes(context, {endpoint: options.endpoint ?? (() => ''), startedAt, warnings: areas.flatMap((a) => (a.warnings ? [a.warnings] : []))}), debugRoutes(context), ...areas.map((a) => a.routes)]
   const middleware = createDaemonMiddleware(context, tables)
   const socket = createEventsSocket(context)
 

@@ -119,3 +119,54 @@ describe('daemon core without a project file', () => {
     expect(lines.some((l) => l.tag === 'boot' && /cluster.yaml/.test(l.msg))).toBe(true)
   })
 })
+
+describe('debug routes', () => {
+  it('needs the portal token on both routes', async () => {
+    harness = await startHarness()
+    expect((await harness.call('GET', '/debug/tail')).status).toBe(401)
+    const wrong = await harness.call('POST', '/debug/log', {headers: {authorization: 'Bearer nope'}, body: '{}'})
+    expect(wrong.status).toBe(401)
+    expect(wrong.body.error.code).toBe('invalid_portal_token')
+  })
+
+  it('stamps posted events as the IDE, masks secrets, and tails them by tag and level', async () => {
+    harness = await startHarness()
+    const secret = 'Bearer ' + 'x'.repeat(40)
+    const posted = await harness.call('POST', '/debug/log', {
+      auth: true,
+      body: JSON.stringify({events: [
+        {lvl: 'info', tag: 'ux.run-all', msg: `ran with ${secret}`, src: 'daemon', data: {token: 'abc', nested: {password: 'p', header: secret, ok: 'short'}}},
+        {lvl: 'debug', tag: 'ux.validation', msg: 'checked'},
+      ]}),
+    })
+    expect(posted.status).toBe(200)
+    expect(posted.body).toEqual({accepted: 2})
+    const tail = await harness.call('GET', '/debug/tail?tag=ux&level=info', {auth: true})
+    expect(tail.status).toBe(200)
+    expect(tail.body.window_secs).toBe(300)
+    expect(tail.body.events).toHaveLength(1)
+    const [event] = tail.body.events
+    expect(event).toMatchObject({src: 'Architect IDE', lvl: 'info', tag: 'ux.run-all', msg: `ran with ${secret}`})
+    expect(event.data).toEqual({token: '***', nested: {password: '***', header: '[redacted]', ok: 'short'}})
+    expect(event.ts).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
+    // The file holds the same redacted line: no secret on disk.
+    await harness.running.daemon.context.debug.flush()
+    const file = readFileSync(join(harness.repo.root, '.mesh/.runtime/debug.jsonl'), 'utf8')
+    expect(file).not.toContain('"abc"')
+    expect(file).not.toContain(harness.token)
+  })
+
+  it('refuses a malformed batch whole and bad query parameters with stable codes', async () => {
+    harness = await startHarness()
+    const bad = await harness.call('POST', '/debug/log', {auth: true, body: JSON.stringify({events: [{lvl: 'info', tag: 'ok', msg: 'a'}, {lvl: 'loud', tag: 'ok', msg: 'b'}]})})
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.code).toBe('invalid_body')
+    const tail = await harness.call('GET', '/debug/tail?last=0', {auth: true})
+    expect(tail.body.events.filter((e: any) => e.tag === 'ok')).toEqual([])
+    expect((await harness.call('POST', '/debug/log', {auth: true, body: '{'})).body.error.code).toBe('invalid_json')
+    expect((await harness.call('GET', '/debug/tail?last=-1', {auth: true})).body.error.code).toBe('invalid_query')
+    expect((await harness.call('GET', '/debug/tail?level=loud', {auth: true})).body.error.code).toBe('invalid_query')
+    expect((await harness.call('GET', '/debug/tail?tag=Bad_Tag', {auth: true})).body.error.code).toBe('invalid_query')
+    expect((await harness.call('GET', '/debug/tail?last=1&last=2', {auth: true})).body.error.code).toBe('invalid_query')
+  })
+})
