@@ -21,12 +21,15 @@ export default class ClusterJoin extends MeshCommand {
 On a terminal: a room view with messages, the roster and an input line (/msg <handle> <text> for a direct message, /quit to leave).
 Otherwise, or with --json: pipe mode. Each stdin line is sent (a JSON object {"payload": …} or {"to": "<handle>", "payload": …}, "/msg <handle> <text>", or plain text to broadcast) and every server frame is printed as one NDJSON line on stdout. Status goes to stderr.
 
+Text over 64 KB (one line, up to 1 MiB) is sent as stream chunks. The room view shows an incoming stream as one growing message; in pipe mode chunks are printed as they come, or with --assemble-streams as one message per stream.
+
 The connection reconnects with exponential backoff on every close except a deleted cluster. Exit codes: 0 when stdin ends (after the last sends are acknowledged), on /quit, or when the cluster is deleted; 1 when the relay refuses the connection (401 wrong token, 404 unknown cluster) or cannot be reached.`
 
   static override examples = [
     '<%= config.bin %> cluster join c_3kT9… --token ck_… --agent ada',
     '<%= config.bin %> cluster join berlin-agents --agent ada --vis ghost',
     `echo '{"to":"bob","payload":"hi"}' | <%= config.bin %> cluster join c_3kT9… --token ck_… --agent ada --json`,
+    'tail -f requests.txt | <%= config.bin %> cluster join c_3kT9… --token ck_… --agent bot --json --assemble-streams > messages.ndjson',
   ]
 
   static override args = {
@@ -39,6 +42,7 @@ The connection reconnects with exponential backoff on every close except a delet
     agent: Flags.string({description: 'your handle in the room (default: your login name)', env: 'MESH_AGENT'}),
     did: Flags.string({description: 'your did:key, echoed to peers (not verified)'}),
     vis: Flags.string({description: 'public: shown; private: masked outside the room; ghost: invisible, not announced', options: ['public', 'private', 'ghost']}),
+    'assemble-streams': Flags.boolean({description: 'pipe mode: print one assembled message per stream (when it ends) instead of every chunk'}),
   }
 
   async run(): Promise<void> {
@@ -61,7 +65,7 @@ The connection reconnects with exponential backoff on every close except a delet
       process.exit(EXIT.ok)
     }
     process.once('SIGINT', stop).once('SIGTERM', stop)
-    const end: PipeEnd = await runPipe({connection, input: process.stdin, output: process.stdout, notices: process.stderr})
+    const end: PipeEnd = await runPipe({connection, input: process.stdin, output: process.stdout, notices: process.stderr, assembleStreams: flags['assemble-streams']})
     process.off('SIGINT', stop).off('SIGTERM', stop)
     if (end.reason === 'fatal') {
       if (!this.jsonEnabled()) throw end.error
