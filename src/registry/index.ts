@@ -1,7 +1,8 @@
 /**
  * The agent registry (spec: registry-and-agent-contract.md): public face of
  * src/registry. Parts (search, probe, messaging) live in their own folders
- * and are built from the RegistryContext.
+ * and are built from the RegistryContext. The agent side (clients, the
+ * heartbeat loop, card files) is `mesh/client` (src/client/index.ts).
  */
 export type * from './types.js'
 export {REGISTRY_EVENTS_SUBJECT} from './types.js'
@@ -15,5 +16,3 @@ export {createPostgresRegistryStore} from './store/postgres.js'
 export {REGISTRY_SQLITE_MIGRATIONS, REGISTRY_POSTGRES_MIGRATIONS} from './store/migrations.js'
 export {decodeRegistryEvent} from './events.js'
 export {directoryRecord, identityAttestation, isOnline, onlineSince, type DirectoryRecord} from './records.js'
-export {runHeartbeat, type HeartbeatEvent, type HeartbeatOptions} from '../agent/heartbeat.js'
-export {loadCardFile} from '../agent/card-file.js'
