@@ -4,20 +4,9 @@
  * Endpoints); DECISIONS "Project standard and daemon". docs/daemon.md explains them.
  */
 
-/** spec Limits: default port 5570; the first free port in 5570–5589 is used. */
-export const DAEMON_PORT_FIRST = 5570
-export const DAEMON_PORT_LAST = 5589
+export {DAEMON_FILE, DAEMON_PORT_FIRST, DAEMON_PORT_LAST, DEBUG_FILE, PORTAL_TOKEN_FILE, PROJECT_HEADER, RUNTIME_DIR} from '../protocol/daemon.js'
 /** spec Authentication: the shared daemon binds loopback only. */
 export const DAEMON_HOST = '127.0.0.1'
-
-/** Paths under `.mesh/` (DECISIONS: Daemon runtime). */
-export const RUNTIME_DIR = '.runtime'
-export const DAEMON_FILE = '.runtime/daemon.json'
-export const DEBUG_FILE = '.runtime/debug.jsonl'
-export const PORTAL_TOKEN_FILE = 'credentials/portal-token'
-
-/** The one header that names the project a request means (DECISIONS: Daemon auth). */
-export const PROJECT_HEADER = 'x-mesh-project'
 
 /** spec Logs and debug stream: retention 30 minutes or 5 MB, whichever first; msg ≤ 4000 chars. */
 export const DEBUG_RETENTION_MS = 30 * 60 * 1000

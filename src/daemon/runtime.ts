@@ -10,49 +10,13 @@ import {writeFileAtomic} from '../lib/atomic-write.js'
 import {conflict} from '../lib/errors.js'
 import {createFileExclusive} from '../lib/exclusive-create.js'
 import {meshPath} from '../standard/tasks/project-root.js'
+import {isProcessAlive, readRuntime, type DaemonRuntime} from '../client/daemon/locate.js'
 import {DAEMON_FILE, RUNTIME_DIR} from './constants.js'
 
-/** The content of daemon.json. */
-export interface DaemonRuntime {
-  port: number
-  pid: number
-  started_at: string
-  version: string
-}
+export type {DaemonRuntime}
+export {isProcessAlive, readRuntime}
 
 const LOCK_FILE = `${RUNTIME_DIR}/daemon.lock`
-
-/** Whether a process with this pid exists (EPERM: it exists but is not ours). */
-export function isProcessAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
-const isRuntime = (value: unknown): value is DaemonRuntime => {
-  const v = value as DaemonRuntime
-  return !!v && Number.isInteger(v.port) && Number.isInteger(v.pid) && typeof v.started_at === 'string' && typeof v.version === 'string'
-}
-
-/** daemon.json when it exists and is well-formed, else null (a torn or hand-edited file counts as absent). */
-export async function readRuntime(root: string): Promise<DaemonRuntime | null> {
-  try {
-    const value: unknown = JSON.parse(await readFile(meshPath(root, DAEMON_FILE), 'utf8'))
-    return isRuntime(value) ? value : null
-  } catch {
-    return null
-  }
-}
-
-/** daemon.json of a daemon whose process is alive; a stale file (dead pid) reads as null. */
-export async function readLiveRuntime(root: string): Promise<DaemonRuntime | null> {
-  const runtime = await readRuntime(root)
-  return runtime && isProcessAlive(runtime.pid) ? runtime : null
-}
 
 export const writeRuntime = (root: string, runtime: DaemonRuntime) =>
   writeFileAtomic(meshPath(root, DAEMON_FILE), JSON.stringify(runtime, null, 2) + '\n')

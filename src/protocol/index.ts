@@ -1,3 +1,4 @@
 export * from './registry.js'
 export * from './cluster.js'
 export * from './close-codes.js'
+export * from './daemon.js'

@@ -3,8 +3,8 @@
  * spec: project-standard-and-daemon.md; choices from DECISIONS.md.
  */
 
-/** The folder inside a repository. */
-export const MESH_DIR = '.mesh'
+/** The folder inside a repository (named once, in src/protocol: the daemon's clients need it too). */
+export {MESH_DIR} from '../protocol/daemon.js'
 /** spec+DECISIONS: the bootstrap file at the repo root. */
 export const BOOTSTRAP_FILE = 'mesh.json'
 /** DECISIONS: STANDARD_VERSION of a new scaffold. */

@@ -1,0 +1,62 @@
+/**
+ * How a command finds the project's daemon: `.mesh/.runtime/daemon.json`
+ * (DECISIONS: Daemon runtime) naming a live process, and the portal token in
+ * `.mesh/credentials/portal-token`. The daemon writes both (src/daemon/).
+ */
+import {readFile} from 'node:fs/promises'
+import {join} from 'node:path'
+import {DAEMON_FILE, MESH_DIR, PORTAL_TOKEN_FILE} from '../../protocol/daemon.js'
+
+/** The content of daemon.json. */
+export interface DaemonRuntime {
+  port: number
+  pid: number
+  started_at: string
+  version: string
+}
+
+
+/** Whether a process with this pid exists (EPERM: it exists but is not ours). */
+export function isProcessAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+const isRuntime = (value: unknown): value is DaemonRuntime => {
+  const v = value as DaemonRuntime
+  return !!v && Number.isInteger(v.port) && Number.isInteger(v.pid) && typeof v.started_at === 'string' && typeof v.version === 'string'
+}
+
+/** daemon.json of the project at `root` when it exists and is well-formed, else null (a torn or hand-edited file counts as absent). */
+export async function readRuntime(root: string): Promise<DaemonRuntime | null> {
+  try {
+    const value: unknown = JSON.parse(await readFile(join(root, MESH_DIR, DAEMON_FILE), 'utf8'))
+    return isRuntime(value) ? value : null
+  } catch {
+    return null
+  }
+}
+
+export type DaemonLocation =
+  | {state: 'running'; runtime: DaemonRuntime; url: string}
+  | {state: 'stale'; runtime: DaemonRuntime}
+  | {state: 'stopped'}
+
+/** Where the project's daemon is: running (its process lives), stale (left by a killed daemon) or stopped. */
+export async function locateDaemon(root: string): Promise<DaemonLocation> {
+  const runtime = await readRuntime(root)
+  if (!runtime) return {state: 'stopped'}
+  if (!isProcessAlive(runtime.pid)) return {state: 'stale', runtime}
+  return {state: 'running', runtime, url: `http://127.0.0.1:${runtime.port}`}
+}
+
+/** The portal token, or null when the daemon never ran here. */
+export async function readPortalToken(root: string): Promise<string | null> {
+  const text = await readFile(join(root, MESH_DIR, PORTAL_TOKEN_FILE), 'utf8').catch(() => null)
+  return text?.trim() || null
+}
