@@ -47,8 +47,6 @@ export interface PipeOptions {
 export async function runPipe(options: PipeOptions): Promise<PipeEnd> {
   const {connection, input, output, notices} = options
   const note = (line: string) => notices.write(line + '\n')
-  // The frame as the relay sent it (a payload keeps its exact numbers and any depth). A raw line
-  // break in valid JSON can only be whitespace between tokens, so folding it keeps one frame per line.
   const streams = options.assembleStreams ? (options.streams ?? new StreamReassembler()) : undefined
   const printStreams = (updates: AssembledStream[]) => {
     for (const stream of updates) if (stream.state !== 'open') output.write(JSON.stringify(assembledMessage(stream)) + '\n')
@@ -60,6 +58,8 @@ export async function runPipe(options: PipeOptions): Promise<PipeEnd> {
     }
     // Chunks sent while this socket is away are lost for good (the wall stores nothing): a stream open now cannot complete.
     if (streams && frame.type === 'closed') printStreams(streams.closeAll('disconnected'))
+    // The frame as the relay sent it (a payload keeps its exact numbers and any depth). A raw line
+    // break in valid JSON can only be whitespace between tokens, so folding it keeps one frame per line.
     output.write(raw.replace(/[\r\n]+/g, ' ') + '\n')
   }
   const onStatus = (status: ConnectionStatus) => {
