@@ -1,5 +1,5 @@
 /**
- * The cluster relay (spec: cluster-service.md): REST catalog, one WebSocket
+ * The cluster relay (spec: cluster; docs/relay.md): REST catalog, one WebSocket
  * per member, several nodes over a Bus. Public face of src/cluster.
  */
 export type * from './types.js'

@@ -1,5 +1,5 @@
 /**
- * createRelay: the cluster relay as a MeshService (spec: cluster-service.md).
+ * createRelay: the cluster relay as a MeshService (spec: cluster; docs/relay.md).
  * REST routes, then the boards part's routes, and the WebSocket upgrade of
  * `/v1/clusters/<id>/ws`. Several nodes share one store and one bus.
  */

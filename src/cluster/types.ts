@@ -1,5 +1,5 @@
 /**
- * The seams of the cluster relay (spec: cluster-service.md). Other parts of
+ * The seams of the cluster relay (spec: cluster; docs/relay.md). Other parts of
  * mesh build on these types: the boards part consumes `ClusterAccess` and
  * implements `BoardsPart`; the registry composes `createRelay` into
  * `mesh serve registry` and uses `RelayService.broadcast` for the legacy

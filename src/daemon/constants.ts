@@ -1,6 +1,6 @@
 /**
  * The local daemon's numbers and names, in one place.
- * spec: project-standard-and-daemon.md (Limits, Logs and debug stream,
+ * spec: project standard and daemon (Limits, Logs and debug stream,
  * Endpoints); DECISIONS "Project standard and daemon". docs/daemon.md explains them.
  */
 

@@ -1,6 +1,6 @@
 /**
  * Names and numbers of mesh identity, named once.
- * spec: registry-and-agent-contract.md "Authentication"; DECISIONS "Mesh-Sig".
+ * spec: registry "Authentication"; DECISIONS "Mesh-Sig"; docs/registry.md, Identity and Mesh-Sig.
  */
 
 /** The request header carrying a signature (HTTP headers are case-insensitive). */

@@ -125,7 +125,7 @@ export async function buildRegistryServer(config: RegistryServerConfig): Promise
       limits: config.limits,
     })
 
-    // The cluster relay shares the database and bus (brief: one registry process serves both).
+    // The cluster relay shares the database and bus: one registry process serves both (docs/architecture.md, Services are factories).
     let relay: ReturnType<typeof createRelay> | undefined
     if (config.relay ?? true) {
       const clusterStore = pool ? await createPostgresClusterStore(pool) : createSqliteClusterStore(db!)

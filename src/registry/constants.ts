@@ -1,6 +1,6 @@
 /**
  * The registry's numbers and names, named once.
- * spec: registry-and-agent-contract.md Limits; DECISIONS "Registry and agent contract".
+ * spec: registry Limits; DECISIONS "Registry and agent contract"; docs/registry.md, Rate limits and Choices where the spec was silent.
  * Rate limits are not in the spec ("not shown"): generous defaults, all configurable.
  */
 import type {RegistryLimits} from './types.js'

@@ -1,5 +1,5 @@
 /**
- * The agent registry (spec: registry-and-agent-contract.md): public face of
+ * The agent registry (spec: registry and agent contract; docs/registry.md): public face of
  * src/registry. Parts (search, probe, messaging) live in their own folders
  * and are built from the RegistryContext. The agent side (clients, the
  * heartbeat loop, card files) is `mesh/client` (src/client/index.ts).

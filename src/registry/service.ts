@@ -2,7 +2,7 @@
  * The registry's operations, free of HTTP: register, token, card pushes,
  * state merges and reads. The Koa adapter (http/routes.ts) parses requests
  * into these calls and writes their results.
- * spec: registry-and-agent-contract.md Endpoints/Registry side; DECISIONS.
+ * spec: registry Endpoints/Registry side; DECISIONS; docs/registry.md, HTTP API.
  */
 import {createHash, randomBytes, timingSafeEqual} from 'node:crypto'
 import {normalizePublicKey} from '../identity/keys.js'

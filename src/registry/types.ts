@@ -4,7 +4,7 @@
  * each part is built from it as a {@link RegistryPart}, and
  * `createRegistry({..., parts})` serves them all as one MeshService.
  *
- * spec: registry-and-agent-contract.md; choices: DECISIONS.md "Registry and agent contract".
+ * spec: registry and agent contract; choices: DECISIONS "Registry and agent contract" (docs/registry.md, Choices where the spec was silent).
  */
 import type {IncomingMessage} from 'node:http'
 import type {Duplex} from 'node:stream'

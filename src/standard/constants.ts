@@ -1,6 +1,6 @@
 /**
  * The numbers and names of the .mesh/ standard, named once.
- * spec: project-standard-and-daemon.md; choices from DECISIONS.md.
+ * spec: project standard; choices from DECISIONS (docs/standard.md marks mesh's own as **Choice**).
  */
 
 /** The folder inside a repository (named once, in src/protocol: the daemon's clients need it too). */

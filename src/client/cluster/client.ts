@@ -1,6 +1,6 @@
 /**
  * Client of the cluster relay: the REST calls (create, list, get, delete)
- * and the member socket (ClusterConnection). spec: cluster-service.md
+ * and the member socket (ClusterConnection). spec: cluster
  * "Endpoints" and "Authentication". Importing this file loads no ws: the
  * socket library is imported when a connection first connects.
  */

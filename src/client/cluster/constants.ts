@@ -1,7 +1,7 @@
 /**
  * The cluster client's numbers, named once. Wire limits come from the spec
- * (cluster-service.md, Limits); the reconnect schedule is mesh's choice
- * (docs/cluster-cli.md, Reconnect).
+ * (spec: cluster Limits; docs/relay.md, Limits); the reconnect schedule is
+ * mesh's choice (docs/cluster-cli.md, Reconnecting).
  */
 
 /** Default relay base URL when neither `--relay` nor `MESH_RELAY` is given. */

@@ -1,6 +1,6 @@
 /**
  * The cluster relay's wire frames as the client sees them, and their parsing.
- * spec: cluster-service.md "Server frames"; DECISIONS "Cluster relay" — every
+ * spec: cluster "Server frames"; DECISIONS "Cluster relay" — every
  * server frame carries `type`, the sender gets an `ack` (no echo).
  */
 

@@ -1,5 +1,5 @@
 /**
- * Reassembly of incoming stream chunks. spec: cluster-service.md "Message
+ * Reassembly of incoming stream chunks. spec: cluster "Message
  * payload" — a chunk is `{type: "message", stream: <id>, seq, delta,
  * done?: true}` and the receiver buffers deltas per (from, stream) in `seq`
  * order until `done`. Memory stays bounded (docs/cluster-cli.md, Streams):

@@ -1,6 +1,6 @@
 /**
  * The numbers and names of boards and posts, named once.
- * spec: cluster-service.md "Board and post" and "Limits"; DECISIONS.md "Cluster relay".
+ * spec: cluster "Board and post" and "Limits"; DECISIONS "Cluster relay"; docs/boards.md, Limits.
  */
 
 /** Id prefixes: a board is `b_…`, a post `p_…`, a post's one-time delete token `dt_…`. */

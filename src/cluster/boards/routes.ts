@@ -1,7 +1,7 @@
 /**
  * The HTTP face of boards and posts: `/v1/clusters/:id/boards…`. This is the
  * only file of the part that sees Koa; it reads credentials and inputs and
- * hands them to the operations. spec: cluster-service.md "Endpoints".
+ * hands them to the operations. spec: cluster "Endpoints"; docs/boards.md, HTTP routes.
  */
 import Router from '@koa/router'
 import type {Context, Middleware} from 'koa'

@@ -1,6 +1,6 @@
 /**
  * Shapes of boards and posts: the records the stores hold and the wire views
- * the routes answer with. spec: cluster-service.md "Board and post".
+ * the routes answer with. spec: cluster "Board and post"; docs/boards.md.
  */
 import type {ClusterProps, ClusterWhere} from '../types.js'
 import type {PostTtl} from './constants.js'

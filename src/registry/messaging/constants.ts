@@ -1,6 +1,6 @@
 /**
  * The numbers of the registry message bus, named once.
- * spec: registry-and-agent-contract.md "Model B messaging" and DECISIONS.md "Webhook".
+ * spec: registry "Model B messaging"; DECISIONS "Webhook"; docs/messaging.md, Limits.
  */
 
 /** Largest serialized `payload` of one message (inbox, WebSocket, channel); larger is 413 / `frame_too_large`. */

@@ -1,6 +1,6 @@
 /**
  * Names and defaults of initiative authoring (`mesh initiative …`).
- * spec: project-standard-and-daemon.md folder layout + the brief's fixed initiative shape.
+ * spec: project standard folder layout; the initiative's shape: docs/standard-authoring.md, `mesh initiative create|list`.
  */
 
 /** `roadmap/initiatives/<id>.md` under `.mesh/`. */

@@ -1,6 +1,6 @@
 /**
  * Names and defaults of task authoring (`mesh task …`), named once.
- * spec: project-standard-and-daemon.md "Task file"; DECISIONS "Task ids", "Task statuses".
+ * spec: project standard "Task file"; DECISIONS "Task ids", "Task statuses"; docs/standard-authoring.md, `mesh task`.
  */
 
 /** Folder of module folders, under `.mesh/`. */
@@ -14,7 +14,7 @@ export const CLUSTER_FILE = 'public/cluster.yaml'
 /** Id reservations while a task is being created; under the deny-listed `.runtime/`. */
 export const RESERVATIONS_DIR = '.runtime/task-ids'
 
-/** A task_prefix on a cluster.yaml module (the brief's fixed shape). */
+/** A task_prefix on a cluster.yaml module (docs/standard-authoring.md, `mesh task` create). */
 export const TASK_PREFIX = /^[A-Z][A-Z0-9]{0,3}$/
 /** `<ID>-<slug>.md` where ID is strict; the slug is whatever follows the first hyphen. */
 export const TASK_FILE_NAME = /^([A-Z][A-Z0-9]{0,3}\d+)-(.+)\.md$/

@@ -21,13 +21,13 @@ const rule = (id: string, severity: Severity, summary: string, fix: string, sour
  */
 export const RULES: readonly RuleInfo[] = [
   // Files and parsing
-  rule('parse', 'error', 'The file can be read, is UTF-8, is at most 16 MB, and parses: YAML, JSON, JSON Lines, or a frontmatter block closed by `---`. A folder that cannot be listed is reported here too.', 'Fix the syntax at the reported line; save the file as UTF-8; fix the permissions.', 'spec: file formats; brief: never a crash, no file skipped silently'),
+  rule('parse', 'error', 'The file can be read, is UTF-8, is at most 16 MB, and parses: YAML, JSON, JSON Lines, or a frontmatter block closed by `---`. A folder that cannot be listed is reported here too.', 'Fix the syntax at the reported line; save the file as UTF-8; fix the permissions.', 'spec: file formats; docs/standard.md, Files and parsing'),
   rule('schema', 'error', 'The file (or its frontmatter) matches its JSON Schema in schemas/: required keys, types, patterns, enums, lengths, no unknown keys where the spec forbids them.', 'Change the value at the reported line; the message names the key and the allowed values.', 'spec: Resources and their fields'),
   rule('frontmatter-required', 'error', 'Tasks, initiatives, runbooks, run logs, team cards and context files open with a `---` frontmatter block.', 'Add the frontmatter the schema describes.', 'spec: Task/Workflow/Team/Context'),
   rule('required-file', 'error', '`mesh.json` and `.mesh/public/cluster.yaml` exist (error); `.mesh/STANDARD_VERSION` exists (warning).', 'Run `mesh init`, or restore the file.', 'spec: Bootstrap file, cluster.yaml, Versioning'),
   rule('standard-version', 'error', '`.mesh/STANDARD_VERSION` holds one positive integer.', 'Write the installed standard version, e.g. `38`.', 'spec: Versioning 1'),
-  rule('unknown-file', 'info', 'A file the standard does not define at that place (warning where the folder holds only one kind of file).', 'Move or rename it, or delete it if it is stray.', 'brief: no file is skipped silently'),
-  rule('id-stem', 'error', 'An initiative, team card or queue file is named after its id (`<id>.md`, `<conv>.json`).', 'Rename the file or change the id so they agree.', 'spec: Team member; brief: Initiative; spec: Queue'),
+  rule('unknown-file', 'info', 'A file the standard does not define at that place (warning where the folder holds only one kind of file).', 'Move or rename it, or delete it if it is stray.', 'docs/standard.md, Files and parsing'),
+  rule('id-stem', 'error', 'An initiative, team card or queue file is named after its id (`<id>.md`, `<conv>.json`).', 'Rename the file or change the id so they agree.', 'spec: Team member, Queue; docs/standard.md, Initiatives, runbooks, team'),
   // Tasks
   rule('task-location', 'error', 'Task files live only in `modules/<id>/tasks/` (active) or `modules/<id>/log/<YYYY-MM>/` (archived).', 'Move the file to one of those two places.', 'spec: Folder layout; DECISIONS: Task ids'),
   rule('task-filename', 'error', 'A task file is named `<id>-<slug>.md`: the prefix equals the frontmatter `id` (a slug that is not `^[a-z][a-z0-9-]{1,31}$` is a warning).', 'Rename the file to `<id>-<slug>.md`.', 'spec: Task file'),
@@ -48,8 +48,8 @@ export const RULES: readonly RuleInfo[] = [
   rule('member-duplicate', 'error', 'Member ids in cluster.yaml are unique.', 'Remove the duplicate member.', 'spec: cluster.yaml'),
   rule('links-module', 'error', 'Every links.yaml entry names a cluster.yaml module, once.', 'Fix the id or remove the entry.', 'spec: Links registry'),
   // Initiatives, runbooks, team
-  rule('initiative-modules', 'error', 'An initiative\'s `modules` are module ids of cluster.yaml.', 'Fix the ids.', 'brief: Initiative'),
-  rule('initiative-parent', 'warning', 'An initiative\'s `parent_initiative` exists and is not the initiative itself.', 'Fix the id.', 'brief: Initiative'),
+  rule('initiative-modules', 'error', 'An initiative\'s `modules` are module ids of cluster.yaml.', 'Fix the ids.', 'docs/standard.md, Initiatives, runbooks, team'),
+  rule('initiative-parent', 'warning', 'An initiative\'s `parent_initiative` exists and is not the initiative itself.', 'Fix the id.', 'docs/standard.md, Initiatives, runbooks, team'),
   rule('initiative-sections', 'warning', 'An initiative body has `## Why this exists`, `## Done when`, `## Task plan`.', 'Add the missing section headings.', 'spec: Task file (creation bodies)'),
   rule('workflow-id', 'error', 'Workflows have ids `W<N>` in `workflows/`, protocols `P<N>` in `protocols/`, and the file name starts with `<id>-`.', 'Rename the file or fix the id.', 'DECISIONS: Workflow ids'),
   rule('workflow-duplicate-id', 'error', 'No two workflows (or protocols) share an id.', 'Renumber one of them.', 'spec: Workflow file'),
