@@ -1,0 +1,25 @@
+import {Flags} from '@oclif/core'
+import {MeshCommand} from '../../cli/base-command.js'
+import {MeshError} from '../../lib/errors.js'
+
+export default class DaemonToken extends MeshCommand {
+  static override description = `Print the project's portal token (the Bearer token of the daemon's write routes and /events).
+
+The token is the last word of the output, so \`$(mesh daemon token | awk '{print $NF}')\` works. It is a secret: treat the output like a password.`
+
+  static override examples = ['<%= config.bin %> daemon token', 'curl -H "Authorization: Bearer $(<%= config.bin %> daemon token | awk \'{print $NF}\')" http://127.0.0.1:5570/debug/tail']
+
+  static override flags = {
+    dir: Flags.string({description: 'project folder (default: the current one or the nearest above it holding .mesh/)'}),
+  }
+
+  async run() {
+    const {flags} = await this.parse(DaemonToken)
+    const [{findProjectRoot}, {readPortalToken}] = await Promise.all([import('../../standard/tasks/project-root.js'), import('../../client/daemon/locate.js')])
+    const root = await findProjectRoot(flags.dir ?? process.cwd())
+    const token = await readPortalToken(root)
+    if (!token) throw new MeshError('not_found', 'portal_token_missing', 'No portal token yet: it is created when the daemon first starts (`mesh serve`)')
+    if (!this.jsonEnabled()) this.log(`portal token: ${token}`)
+    return {token}
+  }
+}

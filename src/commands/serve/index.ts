@@ -1,0 +1,53 @@
+import {Flags} from '@oclif/core'
+import {MeshCommand} from '../../cli/base-command.js'
+
+export default class Serve extends MeshCommand {
+  static override description = `Run the local daemon of the project in this folder (or any folder above it holding .mesh/).
+
+The daemon serves the project on 127.0.0.1 only: on architect.port of .mesh/public/cluster.yaml (default 5570), or the first free port up to 5589. It writes .mesh/.runtime/daemon.json so other commands find it, and the portal token into .mesh/credentials/portal-token (mode 0600) on first start. One daemon per project: a second one is refused. Ctrl-C (SIGINT) or SIGTERM stops it cleanly. The operators' servers are \`mesh serve registry\` and \`mesh serve relay\`. See docs/daemon.md.`
+
+  static override examples = [
+    '<%= config.bin %> serve',
+    '<%= config.bin %> serve --detach',
+    '<%= config.bin %> serve --dir ../my-project --port 5600 --json',
+  ]
+
+  static override flags = {
+    dir: Flags.string({description: 'project folder (default: the current one; .mesh/ is looked for here and above)'}),
+    port: Flags.integer({description: 'a fixed port (0: any free one) instead of architect.port, then 5570–5589', min: 0, max: 65535}),
+    detach: Flags.boolean({description: 'start in the background and return once /health answers', default: false}),
+    'log-level': Flags.option({options: ['debug', 'info', 'warn', 'error'] as const, description: 'log level on stderr (the debug stream keeps everything)', default: 'info', env: 'MESH_LOG_LEVEL'})(),
+  }
+
+  protected override streamsNdjson = true
+
+  async run() {
+    const {flags} = await this.parse(Serve)
+    const {findProjectRoot} = await import('../../standard/tasks/project-root.js')
+    const root = await findProjectRoot(flags.dir ?? process.cwd())
+    if (flags.detach) {
+      const {detachDaemon} = await import('../../daemon/detach.js')
+      const started = await detachDaemon({root, port: flags.port, logLevel: flags['log-level']})
+      if (!this.jsonEnabled()) this.log(`mesh daemon ${started.already ? 'already serving' : 'serving'} ${root} on ${started.url} (pid ${started.pid}; \`mesh daemon stop\` stops it)`)
+      return {event: started.already ? 'already_running' : 'detached', url: started.url, pid: started.pid, root}
+    }
+    const [{createLogger}, {startDaemon}] = await Promise.all([import('../../lib/log.js'), import('../../daemon/start.js')])
+    const logger = createLogger({name: 'daemon', level: flags['log-level']})
+    const running = await startDaemon({root, logger, port: flags.port})
+    const listening = {event: 'listening', url: running.url, port: running.port, pid: process.pid, root, version: running.runtime.version}
+    if (this.jsonEnabled()) process.stdout.write(JSON.stringify(listening) + '\n')
+    else this.log(`mesh daemon serving ${root} on ${running.url} (Ctrl-C stops it)`)
+
+    const signal = await new Promise<NodeJS.Signals>((done) => {
+      process.once('SIGINT', () => done('SIGINT'))
+      process.once('SIGTERM', () => done('SIGTERM'))
+    })
+    // A second signal while stopping means "now".
+    process.once('SIGINT', () => process.exit(1))
+    process.once('SIGTERM', () => process.exit(1))
+    await running.stop()
+    if (this.jsonEnabled()) process.stdout.write(JSON.stringify({event: 'stopped', signal}) + '\n')
+    else this.log('mesh daemon stopped')
+    process.exit(0)
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * `mesh serve --detach`: starts the daemon as a background process of its
+ * own (no terminal, output to `.mesh/.runtime/daemon.log`) and returns once
+ * its /health answers, or fails with what the daemon printed.
+ */
+import {spawn} from 'node:child_process'
+import {openSync, closeSync, readFileSync} from 'node:fs'
+import {mkdir} from 'node:fs/promises'
+import {setTimeout as sleep} from 'node:timers/promises'
+import {fileURLToPath} from 'node:url'
+import {locateDaemon} from '../client/daemon/locate.js'
+import {MeshError} from '../lib/errors.js'
+import {meshPath} from '../standard/tasks/project-root.js'
+import {RUNTIME_DIR} from './constants.js'
+
+const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
+export const DETACH_LOG = `${RUNTIME_DIR}/daemon.log`
+/** How long a detached start may take to answer /health before it counts as failed. */
+const START_TIMEOUT_MS = 15_000
+const POLL_MS = 50
+
+export interface Detached {
+  url: string
+  pid: number
+  /** True when a daemon already served the project (nothing was started). */
+  already: boolean
+}
+
+async function healthAnswers(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${url}/health`, {signal: AbortSignal.timeout(1000)})
+    return response.ok
+  } catch {
+    return false
+  }
+}
+
+export async function detachDaemon(options: {root: string; port?: number; logLevel: string}): Promise<Detached> {
+  const found = await locateDaemon(options.root)
+  if (found.state === 'running' && (await healthAnswers(found.url))) return {url: found.url, pid: found.runtime.pid, already: true}
+  await mkdir(meshPath(options.root, RUNTIME_DIR), {recursive: true})
+  const logPath = meshPath(options.root, DETACH_LOG)
+  const log = openSync(logPath, 'w', 0o600)
+  const args = [BIN, 'serve', '--dir', options.root, '--log-level', options.logLevel, ...(options.port !== undefined ? ['--port', String(options.port)] : [])]
+  const child = spawn(process.execPath, args, {detached: true, stdio: ['ignore', log, log], env: {...process.env, MESH_DAEMON_DETACHED: '1'}})
+  closeSync(log)
+  let exited: number | null = null
+  child.once('exit', (code) => (exited = code ?? 1))
+  child.unref()
+  const deadline = Date.now() + START_TIMEOUT_MS
+  while (Date.now() < deadline) {
+    if (exited !== null) break
+    const now = await locateDaemon(options.root)
+    if (now.state === 'running' && now.runtime.pid === child.pid && (await healthAnswers(now.url))) return {url: now.url, pid: child.pid, already: false}
+    await sleep(POLL_MS)
+  }
+  const printed = readFileSync(logPath, 'utf8').split('\n').filter(Boolean).slice(-3).join(' ').trim()
+  if (exited === null) child.kill('SIGTERM')
+  throw new MeshError('unavailable', 'daemon_start_failed', `The daemon did not start${printed ? `: ${printed}` : ` within ${START_TIMEOUT_MS / 1000} s`} (log: ${logPath})`)
+}
