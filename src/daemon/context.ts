@@ -7,6 +7,8 @@
 import type {Logger} from '../lib/log.js'
 import type {DebugStream} from './debug-stream.js'
 import type {EventBus} from './events.js'
+import type {ProjectWriter} from './project-writer.js'
+import type {DaemonSettings} from './settings.js'
 
 export interface DaemonContext {
   /** The repository root: the folder that holds `.mesh/`. */
@@ -23,4 +25,8 @@ export interface DaemonContext {
   projectId(): string | null
   /** The daemon's version (the package's). */
   version: string
+  /** Every rewrite of a project file goes through this: inside .mesh/ only, snapshot first, atomic. */
+  writer: ProjectWriter
+  /** cluster.yaml as the daemon reads it, refreshed when the file changes. */
+  settings(): DaemonSettings
 }

@@ -17,6 +17,7 @@ import {healthRoutes} from './health.js'
 import {createDaemonMiddleware} from './http/app.js'
 import {createEventsSocket} from './http/events-socket.js'
 import {loadPortalToken} from './portal-token.js'
+import {createProjectWriter} from './project-writer.js'
 import type {Route} from './route-table.js'
 import {readDaemonSettings, type DaemonSettings} from './settings.js'
 import {packageVersion} from './version.js'
@@ -37,14 +38,14 @@ export interface DaemonOptions {
   clock?: () => number
   logger?: Logger
   /** Areas beyond the core ones, built on the context (team and chat plug in here). */
-  areas?: Array<(context: DaemonContext, settings: DaemonSettings) => DaemonArea>
+  areas?: Array<(context: DaemonContext) => DaemonArea>
   /** Filled in once the daemon listens; /health and /info report it. */
   endpoint?: () => string
 }
 
 export interface Daemon {
   context: DaemonContext
-  settings: DaemonSettings
+  settings(): DaemonSettings
   service: MeshService
 }
 
@@ -52,11 +53,10 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const clock = options.clock ?? Date.now
   const logger = options.logger ?? silentLogger
   const root = options.root
-  const settings = await readDaemonSettings(root)
+  let settings = await readDaemonSettings(root)
   const events: EventBus = createEventBus({clock, onListenerError: (error) => logger.warn('event listener failed', {error: String(error)})})
   const debug: DebugStream = await openDebugStream({path: meshPath(root, DEBUG_FILE), clock})
   const portalToken = await loadPortalToken(root)
-  let projectId = settings.id
   const context: DaemonContext = {
     root,
     meshPath: (...parts) => meshPath(root, ...parts),
@@ -65,20 +65,22 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     events,
     debug,
     portalToken,
-    projectId: () => projectId,
+    projectId: () => settings.id,
     version: packageVersion(),
+    writer: createProjectWriter({root, clock, snapshotsEnabled: () => settings.snapshots.enabled}),
+    settings: () => settings,
   }
   for (const problem of settings.problems) debug.log({lvl: 'warn', tag: 'boot', msg: problem})
 
   const startedAt = new Date(clock()).toISOString()
-  const areas = (options.areas ?? []).map((build) => build(context, settings))
+  const areas = (options.areas ?? []).map((build) => build(context))
   const tables = [healthRoutes(context, {endpoint: options.endpoint ?? (() => ''), startedAt, warnings: areas.flatMap((a) => (a.warnings ? [a.warnings] : []))}), debugRoutes(context), ...areas.map((a) => a.routes)]
   const middleware = createDaemonMiddleware(context, tables)
   const socket = createEventsSocket(context)
 
-  // cluster.yaml may be edited while the daemon runs: the project id follows it.
+  // cluster.yaml may be edited while the daemon runs: the project id and settings follow it.
   events.subscribe((event) => {
-    if (event.type === 'cluster.updated') void readDaemonSettings(root).then((next) => (projectId = next.id))
+    if (event.type === 'cluster.updated') void readDaemonSettings(root).then((next) => (settings = next))
   })
 
   const service: MeshService = {
@@ -94,5 +96,5 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       await debug.close()
     },
   }
-  return {context, settings, service}
+  return {context, settings: () => settings, service}
 }

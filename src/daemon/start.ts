@@ -55,7 +55,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     daemon = await createDaemon({...options, endpoint: () => url})
     const stale = await readRuntime(options.root)
     if (stale) daemon.context.debug.log({lvl: 'warn', tag: 'boot', msg: `replacing the runtime file of a daemon that did not stop cleanly (pid ${stale.pid}, port ${stale.port})`})
-    hosted = await listenOnFirstFree(daemon, options.logger, options.port !== undefined ? [options.port] : candidatePorts(daemon.settings.port))
+    hosted = await listenOnFirstFree(daemon, options.logger, options.port !== undefined ? [options.port] : candidatePorts(daemon.settings().port))
     url = hosted.url
     const runtime: DaemonRuntime = {port: hosted.port, pid: process.pid, started_at: new Date(daemon.context.clock()).toISOString(), version: daemon.context.version}
     await writeRuntime(options.root, runtime)
