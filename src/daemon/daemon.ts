@@ -9,6 +9,7 @@ import type {MeshService} from '../http/service.js'
 import {silentLogger, type Logger} from '../lib/log.js'
 import {meshPath} from '../standard/tasks/project-root.js'
 import {DEBUG_FILE} from './constants.js'
+import {DEFAULT_AREAS} from './areas.js'
 import type {DaemonContext} from './context.js'
 import {openDebugStream, type DebugStream} from './debug-stream.js'
 import {createEventBus, type EventBus} from './events.js'
@@ -37,7 +38,7 @@ export interface DaemonOptions {
   root: string
   clock?: () => number
   logger?: Logger
-  /** Areas beyond the core ones, built on the context (team and chat plug in here). */
+  /** The areas to run (default: DEFAULT_AREAS of areas.ts); /health, /info and /debug are always there. */
   areas?: Array<(context: DaemonContext) => DaemonArea>
   /** Filled in once the daemon listens; /health and /info report it. */
   endpoint?: () => string
@@ -73,7 +74,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   for (const problem of settings.problems) debug.log({lvl: 'warn', tag: 'boot', msg: problem})
 
   const startedAt = new Date(clock()).toISOString()
-  const areas = (options.areas ?? []).map((build) => build(context))
+  const areas = (options.areas ?? DEFAULT_AREAS).map((build) => build(context))
   const tables = [healthRoutes(context, {endpoint: options.endpoint ?? (() => ''), startedAt, warnings: areas.flatMap((a) => (a.warnings ? [a.warnings] : []))}), debugRoutes(context), ...areas.map((a) => a.routes)]
   const middleware = createDaemonMiddleware(context, tables)
   const socket = createEventsSocket(context)

@@ -1,0 +1,9 @@
+/**
+ * The areas `mesh serve` runs, in the order their routes are matched. An area
+ * is a folder of src/daemon/ with a route table and its background work; a
+ * new one is added here (docs/daemon.md, Areas).
+ */
+import type {DaemonContext} from './context.js'
+import type {DaemonArea} from './daemon.js'
+
+export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = []
