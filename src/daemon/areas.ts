@@ -4,6 +4,6 @@
  * new one is added here (docs/daemon.md, Areas).
  */
 import type {DaemonContext} from './context.js'
-import type {DaemonArea} from './daemon.js'
+import type {DaemonArea} from './area.js'
 
 export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = []

@@ -9,6 +9,7 @@ import type {MeshService} from '../http/service.js'
 import {silentLogger, type Logger} from '../lib/log.js'
 import {meshPath} from '../standard/tasks/project-root.js'
 import {DEBUG_FILE} from './constants.js'
+import type {DaemonArea} from './area.js'
 import {DEFAULT_AREAS} from './areas.js'
 import type {DaemonContext} from './context.js'
 import {openDebugStream, type DebugStream} from './debug-stream.js'
@@ -19,19 +20,8 @@ import {createDaemonMiddleware} from './http/app.js'
 import {createEventsSocket} from './http/events-socket.js'
 import {loadPortalToken} from './portal-token.js'
 import {createProjectWriter} from './project-writer.js'
-import type {Route} from './route-table.js'
 import {readDaemonSettings, type DaemonSettings} from './settings.js'
 import {packageVersion} from './version.js'
-
-/** One area of the daemon: its routes, and optional background work and health warnings. */
-export interface DaemonArea {
-  name: string
-  routes: Route[]
-  start?(): Promise<void> | void
-  close?(): Promise<void> | void
-  /** Warnings for /health, read at each call. */
-  warnings?(): string[]
-}
 
 export interface DaemonOptions {
   /** The repository root (the folder holding `.mesh/`). */

@@ -1,0 +1,11 @@
+import type {Route} from './route-table.js'
+
+/** One area of the daemon: its routes, and optional background work and health warnings. */
+export interface DaemonArea {
+  name: string
+  routes: Route[]
+  start?(): Promise<void> | void
+  close?(): Promise<void> | void
+  /** Warnings for /health, read at each call. */
+  warnings?(): string[]
+}
