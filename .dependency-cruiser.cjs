@@ -33,13 +33,6 @@ const known = (rule, from, to) => ({type: 'dependency', from, to, rule: {severit
 const KNOWN_VIOLATIONS = [
   // The CLI checks a card file the way the registry will; the card limit check belongs with the wire rules (src/protocol).
   known('client-not-to-server-code', 'src/agent/card-file.ts', 'src/registry/card.ts'),
-  // Type-only `Middleware` from koa: MeshService['middleware'] (src/http/service.ts) says the same without naming Koa.
-  known('koa-only-in-http-adapters', 'src/registry/types.ts', 'node_modules/koa/lib/application.js'),
-  known('koa-only-in-http-adapters', 'src/cluster/types.ts', 'node_modules/koa/lib/application.js'),
-  known('koa-only-in-http-adapters', 'src/cluster/relay.ts', 'node_modules/koa/lib/application.js'),
-  // createRegistry composes its middleware chain with koa-compose; the chain belongs in src/registry/http/.
-  known('koa-only-in-http-adapters', 'src/registry/registry.ts', 'node_modules/koa/lib/application.js'),
-  known('koa-only-in-http-adapters', 'src/registry/registry.ts', 'node_modules/koa-compose/index.js'),
 ]
 
 module.exports = {

@@ -3,7 +3,7 @@
  * REST routes, then the boards part's routes, and the WebSocket upgrade of
  * `/v1/clusters/<id>/ws`. Several nodes share one store and one bus.
  */
-import type {Middleware} from 'koa'
+import type {MeshService} from '../http/service.js'
 import {notFound} from '../lib/errors.js'
 import {createClusterAccess} from './access.js'
 import {DEFAULT_LIMITS} from './constants.js'
@@ -36,10 +36,10 @@ export function createRelay(options: RelayOptions): RelayService {
   const hub = new Hub({store, bus, clock, logger, limits, boards})
   const routes = relayRoutes({store, hub, clusters, clock, limits, publicUrl: options.publicUrl, boards, creationLock: new KeyedLock()})
   // The relay's own routes first, then the boards part's (BoardsPart seam).
-  const served: Middleware = boards ? (ctx, next) => routes(ctx, () => boards.middleware(ctx, next)) : routes
+  const served: MeshService['middleware'] = boards ? (ctx, next) => routes(ctx, () => boards.middleware(ctx, next)) : routes
   const nodeView = () => ({node_id: hub.nodeId, peers: hub.peers.peers(), checked_at: hub.peers.checkedAt()})
   const health = relayHealthRoute(() => ({...nodeView(), bus: bus.status()}))
-  const middleware: Middleware = (ctx, next) => health(ctx, () => served(ctx, next))
+  const middleware: MeshService['middleware'] = (ctx, next) => health(ctx, () => served(ctx, next))
   const upgrade = createUpgradeHandler({hub, store, clusters, limits, logger, clock, proxy: options.proxy ?? false})
 
   return {

@@ -5,7 +5,6 @@
  * `mesh serve registry` and uses `RelayService.broadcast` for the legacy
  * channel route.
  */
-import type {Middleware} from 'koa'
 import type {Bus} from '../bus/bus.js'
 import type {PeerView} from '../bus/peers.js'
 import type {MeshService} from '../http/service.js'
@@ -82,7 +81,7 @@ export interface ResolvedTags {
 /** The boards-and-posts part, implemented in src/cluster/boards/ and mounted by the relay. */
 export interface BoardsPart {
   /** Routes `/v1/clusters/:id/boards…`; mounted after the relay's own routes; calls next() for other paths. */
-  middleware: Middleware
+  middleware: MeshService['middleware']
   /** Resolves `#<board-slug>` / `#<post-id>` in a text; called only for text containing `#`. */
   resolveTags(clusterId: string, text: string): Promise<ResolvedTags>
   /** Wipes boards and posts of a deleted cluster. */

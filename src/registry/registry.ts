@@ -5,14 +5,13 @@
  */
 import type {IncomingMessage} from 'node:http'
 import type {Duplex} from 'node:stream'
-import compose from 'koa-compose'
-import type {Middleware} from 'koa'
 import {clientIp} from '../http/client-ip.js'
 import {refuseUpgrade} from '../http/host.js'
 import type {MeshService} from '../http/service.js'
 import {createRegistryContext, type CoreRegistryContext, type RegistryContextOptions} from './context.js'
 import {REGISTRY_PATH} from './constants.js'
 import {registryHealth, type HealthViews} from './health.js'
+import {registryChain} from './http/chain.js'
 import {registryGuards} from './http/guards.js'
 import {createRegistryRoutes} from './http/routes.js'
 import {createRegistryOperations} from './service.js'
@@ -55,18 +54,11 @@ export function createRegistry(options: RegistryOptions): RegistryService {
     if (names.has(part.name)) throw new TypeError(`Two registry parts are named "${part.name}"`)
     names.add(part.name)
   }
-  const {router, fixed} = createRegistryRoutes(context, createRegistryOperations(context), registryHealth(context, parts, options.healthViews))
-  // Parts run before the core's pattern routes: their fixed paths (/agents/messages, /v1/agents/ws)
-  // would otherwise be read as agent ids by /agents/:id. The core's own fixed paths are
-  // matched exactly first (no part serves them), which keeps the heartbeat off the parts' routers.
-  const chain: Middleware[] = [
-    registryGuards(context),
-    fixed,
-    ...parts.flatMap((part) => (part.middleware ? [part.middleware] : [])),
-    router.routes() as unknown as Middleware,
-    router.allowedMethods() as unknown as Middleware,
-  ]
-  const middleware = compose(chain) as Middleware
+  const middleware = registryChain({
+    guards: registryGuards(context),
+    routes: createRegistryRoutes(context, createRegistryOperations(context), registryHealth(context, parts, options.healthViews)),
+    parts: parts.flatMap((part) => (part.middleware ? [part.middleware] : [])),
+  })
   const sweep = createOfflineSweep({store: context.store, events: context.events, clock: context.clock, logger: context.logger, intervalMs: options.sweepIntervalMs})
   let closed = false
 

@@ -8,9 +8,9 @@
  */
 import type {IncomingMessage} from 'node:http'
 import type {Duplex} from 'node:stream'
-import type {Middleware} from 'koa'
 import type {Bus} from '../bus/bus.js'
 import type {PeerView} from '../bus/peers.js'
+import type {MeshService} from '../http/service.js'
 import type {Logger} from '../lib/log.js'
 import type {RegistryStore} from './store/store.js'
 
@@ -201,7 +201,7 @@ export interface RegistryContext {
 export interface RegistryPart {
   name: string
   /** Handles the part's own paths; calls next() for everything else. */
-  middleware?: Middleware
+  middleware?: MeshService['middleware']
   /** Takes the upgrade and returns true when the path is the part's. */
   upgrade?(request: IncomingMessage, socket: Duplex, head: Buffer): boolean
   start?(): Promise<void> | void
