@@ -13,12 +13,7 @@ const SERVER_CODE = [
 ]
 
 /** Violations known today, skipped (and counted as ignored) until their import is gone. */
-const KNOWN_VIOLATIONS = [
-  // card-file.ts checks card limits with the registry's own src/registry/card.ts (see .dependency-cruiser.cjs).
-  {type: 'reachability', from: 'src/agent/card-file.ts', to: 'src/registry/card.ts', rule: {severity: 'error', name: 'client-loads-no-server-code'}},
-  // ... and mesh/client (src/client/index.ts) exports loadCardFile.
-  {type: 'reachability', from: 'src/client/index.ts', to: 'src/registry/card.ts', rule: {severity: 'error', name: 'client-loads-no-server-code'}},
-]
+const KNOWN_VIOLATIONS = []
 
 module.exports = {
   forbidden: [

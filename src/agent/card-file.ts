@@ -7,7 +7,7 @@ import {readFile} from 'node:fs/promises'
 import {extname} from 'node:path'
 import {invalid} from '../lib/errors.js'
 import {assertValid} from '../lib/schemas.js'
-import {assertCardLimits} from '../registry/card.js'
+import {cardLimitProblem} from '../protocol/registry.js'
 
 export async function loadCardFile(path: string): Promise<Record<string, unknown>> {
   let text: string
@@ -23,6 +23,7 @@ export async function loadCardFile(path: string): Promise<Record<string, unknown
     throw invalid('card_unreadable', `${path} is not valid ${extname(path).toLowerCase().startsWith('.y') ? 'YAML' : 'JSON'}: ${(error as Error).message}`)
   }
   if (!card || typeof card !== 'object' || Array.isArray(card)) throw invalid('invalid_card', `${path} must hold a JSON object (a DiscoveryCard)`)
-  assertCardLimits(card as Record<string, unknown>, 'card')
+  const problem = cardLimitProblem(card as Record<string, unknown>, 'card')
+  if (problem) throw invalid(problem.code, problem.message, {field: 'card'})
   return assertValid<Record<string, unknown>>('discovery-card', card, 'invalid_card')
 }

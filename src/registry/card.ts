@@ -7,41 +7,22 @@
 import {invalid} from '../lib/errors.js'
 import {assertValid} from '../lib/schemas.js'
 import {assertStorableJson} from '../lib/storable-json.js'
-import {MAX_CARD_BYTES, MAX_CARD_DEPTH, STATE_KEYS} from './constants.js'
+import {cardLimitProblem, nestsDeeperThan} from '../protocol/registry.js'
+import {STATE_KEYS} from './constants.js'
 import type {JsonObject, OwnerClass} from './types.js'
 
-/**
- * True when `value` nests deeper than `limit` levels ({} and [] are one
- * level). Stops descending past the limit, so hostile input cannot exhaust the stack.
- */
-export function nestsDeeperThan(value: unknown, limit: number): boolean {
-  if (value === null || typeof value !== 'object') return false
-  if (limit <= 0) return true
-  // Loops rather than Object.values: every heartbeat body passes through here.
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (nestsDeeperThan(value[i], limit - 1)) return true
-    return false
-  }
-  for (const key in value) {
-    if (Object.prototype.hasOwnProperty.call(value, key) && nestsDeeperThan((value as JsonObject)[key], limit - 1)) return true
-  }
-  return false
-}
+export {nestsDeeperThan}
 
 /** spec Limits: 400 when the card is over 16 KB serialized or nests deeper than 16 levels. */
 export function assertCardLimits(card: JsonObject, field = 'agent_card'): void {
-  if (nestsDeeperThan(card, MAX_CARD_DEPTH)) {
-    throw invalid('card_too_deep', `${field} nests deeper than ${MAX_CARD_DEPTH} levels`, {field})
-  }
-  assertCardSize(card, field)
+  const problem = cardLimitProblem(card, field)
+  if (problem) throw invalid(problem.code, problem.message, {field})
 }
 
 /** spec Limits: 400 when the card is over 16 KB serialized (for a card whose depth is already known to be within bounds). */
 export function assertCardSize(card: JsonObject, field = 'agent_card'): void {
-  const bytes = Buffer.byteLength(JSON.stringify(card), 'utf8')
-  if (bytes > MAX_CARD_BYTES) {
-    throw invalid('card_too_large', `${field} is ${bytes} bytes serialized; the limit is ${MAX_CARD_BYTES}`, {field})
-  }
+  const problem = cardLimitProblem(card, field, false)
+  if (problem) throw invalid(problem.code, problem.message, {field})
 }
 
 const RESERVED: ReadonlySet<OwnerClass> = new Set(['core', 'partner'])

@@ -12,9 +12,8 @@ export {AGENT_ID_PATTERN, AGENT_ID_RULE} from '../protocol/registry.js'
  */
 export const RESERVED_AGENT_IDS = new Set(['me', 'ws', 'messages', 'channels', 'register', 'token', 'state', 'identity', 'registry'])
 
-/** spec Limits: agent_card serialized ≤ 16 KB, nesting ≤ 16 levels, description ≤ 500. */
-export const MAX_CARD_BYTES = 16 * 1024
-export const MAX_CARD_DEPTH = 16
+export {MAX_CARD_BYTES, MAX_CARD_DEPTH} from '../protocol/registry.js'
+/** spec Limits: description ≤ 500. */
 export const MAX_DESCRIPTION_CHARS = 500
 
 /** spec Limits: JWT lifetime 24 h. */

@@ -45,10 +45,8 @@ describe('package entry points', () => {
     }
     expect(packages.filter((name) => SERVER_PACKAGES.includes(name))).toEqual([])
     expect(packages).not.toContain('ws') // loaded when a socket first connects
-    // Server code the client layer may not load. The card file check still uses the registry's own
-    // card limits (a known exception in .dependency-cruiser-runtime.cjs, to move to src/protocol).
-    const known = ['dist/registry/card.js', 'dist/registry/constants.js']
-    expect(files.filter((file) => /^dist\/(registry|cluster|store|http|bus|standard|daemon)\//.test(file) && !known.includes(file))).toEqual([])
+    // Server code the client layer may not load.
+    expect(files.filter((file) => /^dist\/(registry|cluster|store|http|bus|standard|daemon)\//.test(file))).toEqual([])
   })
 
   it('mesh/registry is the server factory: it loads Koa and both database drivers (the probe sees them)', async () => {
