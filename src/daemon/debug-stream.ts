@@ -33,6 +33,8 @@ export type DebugInput = Omit<DebugEvent, 'ts' | 'src'> & {ts?: string; src?: De
 export interface TailQuery {
   /** Seconds back from now. */
   lastSecs: number
+  /** Only events after this cursor (a `cursor` of an earlier answer): how `mesh daemon logs --follow` polls without repeats. */
+  after?: number
   /** Tags wanted; a tag also matches its dotted sub-namespaces (`architect-wake` → `architect-wake.skipped`). */
   tags?: string[]
   /** Minimum level. */
@@ -46,6 +48,8 @@ export interface TailAnswer {
   /** The window asked for (`last`). */
   window_secs: number
   generated_at: string
+  /** Pass as `cursor` to get only later events. Counts events since the daemon started; not stored in the file. */
+  cursor: number
 }
 
 export interface DebugStream {
@@ -91,8 +95,9 @@ export async function openDebugStream(options: DebugStreamOptions): Promise<Debu
   const retentionMs = options.retentionMs ?? DEBUG_RETENTION_MS
   const retentionBytes = options.retentionBytes ?? DEBUG_RETENTION_BYTES
   await mkdir(dirname(options.path), {recursive: true})
-  // Kept events with their serialized line, oldest first.
-  let kept: {event: DebugEvent; line: string; at: number}[] = []
+  // Kept events with their serialized line and sequence number, oldest first.
+  let kept: {event: DebugEvent; line: string; at: number; seq: number}[] = []
+  let seq = 0
   let bytes = 0
   const previous = await readFile(options.path, 'utf8').catch(() => '')
   for (const line of previous.split('\n')) {
@@ -101,7 +106,7 @@ export async function openDebugStream(options: DebugStreamOptions): Promise<Debu
       const event = JSON.parse(line) as DebugEvent
       const at = Date.parse(event.ts)
       if (typeof event.tag !== 'string' || typeof event.msg !== 'string' || Number.isNaN(at)) continue
-      kept.push({event, line: line + '\n', at})
+      kept.push({event, line: line + '\n', at, seq: ++seq})
       bytes += Buffer.byteLength(line) + 1
     } catch {
       // A torn last line of a killed daemon: dropped.
@@ -153,7 +158,7 @@ export async function openDebugStream(options: DebugStreamOptions): Promise<Debu
       const now = clock()
       const event = normalizeDebugEvent(input, now)
       const line = JSON.stringify(event) + '\n'
-      kept.push({event, line, at: Date.parse(event.ts)})
+      kept.push({event, line, at: Date.parse(event.ts), seq: ++seq})
       bytes += Buffer.byteLength(line)
       pending += line
       expire()
@@ -166,7 +171,7 @@ export async function openDebugStream(options: DebugStreamOptions): Promise<Debu
       expire()
       const since = now - query.lastSecs * 1000
       const events = kept
-        .filter((k) => k.at >= since)
+        .filter((k) => k.at >= since && (query.after === undefined || k.seq > query.after))
         .map((k) => k.event)
         .filter((e) => (!query.level || levelAtLeast(e.lvl, query.level)) && (!query.tags?.length || tagMatches(e.tag, query.tags)))
       return {
@@ -174,6 +179,7 @@ export async function openDebugStream(options: DebugStreamOptions): Promise<Debu
         retained_secs: kept.length ? Math.max(0, Math.round((now - kept[0].at) / 1000)) : 0,
         window_secs: query.lastSecs,
         generated_at: new Date(now).toISOString(),
+        cursor: seq,
       }
     },
     flush: () => schedule(),

@@ -21,6 +21,12 @@ function parseLast(raw: string | undefined): number {
   return Math.min(Number(raw), MAX_LAST_SECS)
 }
 
+function parseCursor(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined
+  if (!/^\d{1,15}$/.test(raw)) throw invalid('invalid_query', 'cursor must be the `cursor` of an earlier answer', {field: 'cursor'})
+  return Number(raw)
+}
+
 function parseTags(raw: string | undefined): string[] | undefined {
   if (raw === undefined || raw === '') return undefined
   const tags = raw.split(',').map((t) => t.trim()).filter(Boolean)
@@ -41,7 +47,7 @@ export function debugRoutes(context: DaemonContext): Route[] {
       method: 'GET',
       path: '/debug/tail',
       auth: 'portal',
-      handle: ({query}) => context.debug.tail({lastSecs: parseLast(query.last), tags: parseTags(query.tag), level: parseLevel(query.level)}),
+      handle: ({query}) => context.debug.tail({lastSecs: parseLast(query.last), tags: parseTags(query.tag), level: parseLevel(query.level), after: parseCursor(query.cursor)}),
     },
     {
       method: 'POST',
