@@ -141,7 +141,7 @@ export interface RelayNodeView {
 export interface RelayService extends MeshService {
   /** This node's view of its peers (the registry's `/health` shows it when it serves the relay). */
   nodeView(): RelayNodeView
-  /** Runs one node heartbeat now: marks this node alive, logs peer changes, sweeps silent nodes (tests, operators). */
+  /** Runs one node heartbeat now: marks this node alive, logs peer changes, sweeps silent nodes, announces its members again if it was swept (tests, operators). */
   heartbeat(): Promise<void>
   /** Read access to clusters (the same one handed to boards). */
   readonly clusters: ClusterAccess

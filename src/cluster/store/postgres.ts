@@ -85,7 +85,12 @@ export async function createPostgresClusterStore(pool: PgPool): Promise<ClusterS
       await pool.query('INSERT INTO cluster_creations (ip_key, at) VALUES ($1, $2)', [ipKey, at])
     },
     async heartbeatNode(nodeId, at) {
-      await pool.query('INSERT INTO cluster_nodes (node_id, seen_at) VALUES ($1, $2) ON CONFLICT (node_id) DO UPDATE SET seen_at = EXCLUDED.seen_at', [nodeId, at])
+      // xmax is 0 on a freshly inserted row and non-zero on an updated one.
+      const {rows} = await pool.query<{inserted: boolean}>(
+        'INSERT INTO cluster_nodes (node_id, seen_at) VALUES ($1, $2) ON CONFLICT (node_id) DO UPDATE SET seen_at = EXCLUDED.seen_at RETURNING (xmax = 0) AS inserted',
+        [nodeId, at],
+      )
+      return !rows[0]!.inserted
     },
     async listLiveNodes(since) {
       const {rows} = await pool.query('SELECT node_id FROM cluster_nodes WHERE seen_at >= $1', [since])

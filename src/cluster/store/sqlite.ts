@@ -46,6 +46,7 @@ export function createSqliteClusterStore(db: SqliteDatabase): ClusterStore {
     countCreations: db.prepare('SELECT COUNT(*) AS n, MIN(at) AS oldest FROM cluster_creations WHERE ip_key = ? AND at >= ?'),
     pruneCreations: db.prepare('DELETE FROM cluster_creations WHERE at < ?'),
     recordCreation: db.prepare('INSERT INTO cluster_creations (ip_key, at) VALUES (?, ?)'),
+    nodeKnown: db.prepare('SELECT 1 FROM cluster_nodes WHERE node_id = ?'),
     heartbeat: db.prepare('INSERT INTO cluster_nodes (node_id, seen_at) VALUES (?, ?) ON CONFLICT (node_id) DO UPDATE SET seen_at = excluded.seen_at'),
     liveNodes: db.prepare('SELECT node_id FROM cluster_nodes WHERE seen_at >= ?'),
     allNodes: db.prepare('SELECT node_id, seen_at FROM cluster_nodes ORDER BY node_id'),
@@ -59,6 +60,11 @@ export function createSqliteClusterStore(db: SqliteDatabase): ClusterStore {
     removeNode: db.prepare('DELETE FROM cluster_nodes WHERE node_id = ?'),
     staleNodes: db.prepare('SELECT node_id FROM cluster_nodes WHERE seen_at < ?'),
   }
+  const heartbeat = db.transaction((nodeId: string, at: number) => {
+    const known = q.nodeKnown.get(nodeId) !== undefined
+    q.heartbeat.run(nodeId, at)
+    return known
+  })
   const removeNode = db.transaction((nodeId: string) => {
     const members = q.removeNodePresence.run(nodeId).changes
     q.removeNode.run(nodeId)
@@ -117,7 +123,7 @@ export function createSqliteClusterStore(db: SqliteDatabase): ClusterStore {
       q.recordCreation.run(ipKey, at)
     },
     async heartbeatNode(nodeId, at) {
-      q.heartbeat.run(nodeId, at)
+      return heartbeat(nodeId, at)
     },
     async listLiveNodes(since) {
       return (q.liveNodes.all(since) as {node_id: string}[]).map((row) => row.node_id)

@@ -66,8 +66,12 @@ export interface ClusterStore {
   /** Records one creation and drops records older than `pruneBefore`. */
   recordCreation(ipKey: string, at: number, pruneBefore: number): Promise<void>
 
-  /** Marks a node alive at `at` (epoch ms). */
-  heartbeatNode(nodeId: string, at: number): Promise<void>
+  /**
+   * Marks a node alive at `at` (epoch ms). Resolves false when the node had
+   * no row (its first beat, or swept after a stall): its presence rows went
+   * with it, so the node writes and announces them again.
+   */
+  heartbeatNode(nodeId: string, at: number): Promise<boolean>
   /** Node ids whose last heartbeat is at or after `since`. */
   listLiveNodes(since: number): Promise<string[]>
   /** Every node's last heartbeat, live or not (the peers of `/health`). */
@@ -158,7 +162,9 @@ export function createMemoryClusterStore(): ClusterStore {
       creations.set(ipKey, [...(creations.get(ipKey) ?? []), at])
     },
     async heartbeatNode(nodeId, at) {
+      const known = nodes.has(nodeId)
       nodes.set(nodeId, at)
+      return known
     },
     async listLiveNodes(since) {
       return [...live(since)]

@@ -174,5 +174,16 @@ export function clusterStoreContract(name: string, open: () => Promise<{store: C
       await store.heartbeatNode('n2', 600)
       expect(await store.listPresence('c_1', 0)).toEqual([])
     }))
+
+    it('tells a beating node whether its row was there (false first, and after a sweep or a removal)', withStore(async (store) => {
+      expect(await store.heartbeatNode('n1', 100)).toBe(false)
+      expect(await store.heartbeatNode('n1', 200)).toBe(true)
+      expect(await store.sweepNodes(300)).toEqual([{node_id: 'n1', members: 0}])
+      expect(await store.heartbeatNode('n1', 400)).toBe(false)
+      expect(await store.heartbeatNode('n1', 500)).toBe(true)
+      await store.removeNode('n1')
+      expect(await store.heartbeatNode('n1', 600)).toBe(false)
+      expect(await store.listNodes()).toEqual([{node_id: 'n1', seen_at: 600}])
+    }))
   })
 }
