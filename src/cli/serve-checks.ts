@@ -1,9 +1,10 @@
 /**
- * Checks of `mesh serve registry`'s flags before anything starts, and the
- * words for a start failure: which backend failed, at which host, never
- * with the password of a URL.
+ * Checks of the server flags (`mesh serve registry`, `mesh serve relay`)
+ * before anything starts, and the words for a start failure: which backend
+ * failed, at which host, never with the password of a URL.
  */
 import {stat} from 'node:fs/promises'
+import {resolve} from 'node:path'
 import {MeshError} from '../lib/errors.js'
 
 import {SCHEMA_NAME} from '../store/schema-name.js'
@@ -24,7 +25,7 @@ export function checkUrl(raw: string, flag: string, schemes: string[], example: 
   try {
     url = new URL(raw)
   } catch {
-    throw usage(`usage_${flag.slice(2).replace(/-/g, '_')}`, `${flag} must be a URL such as ${example}, got "${raw.replace(/\/\/[^/@]*@/, '//***@')}"`)
+    throw usage(`usage_${flag.slice(2).replace(/-/g, '_')}`, `${flag} must be a URL such as ${example}, got "${raw.replace(/\/\/[^@\s]*@/, '//***@')}"`)
   }
   if (!schemes.includes(url.protocol) || url.host === '') {
     throw usage(`usage_${flag.slice(2).replace(/-/g, '_')}`, `${flag} must be a ${schemes.map((s) => s.replace(':', '://')).join(' or ')} URL such as ${example}`)
@@ -64,4 +65,79 @@ export function failedBackend(error: unknown, config: {databaseUrl?: string; nat
   if (config.databaseUrl && (e.severity !== undefined || matches(config.databaseUrl) || (network && !config.natsUrl))) return `PostgreSQL at ${hostOf(config.databaseUrl)} (--database-url)`
   if (!config.databaseUrl && e.name === 'SqliteError') return `SQLite in ${config.dataDir}`
   return null
+}
+
+export interface CheckedServerFlags {
+  /** `--data`, absolute. */
+  dataDir: string
+  /** `--public-url` without trailing slashes; undefined: the listening address. */
+  publicUrl?: string
+}
+
+/**
+ * Every check of the shared server flags (src/cli/server-flags.ts), in one
+ * order for both servers; a bad value is a usage error (exit 2).
+ */
+export async function checkServerFlags(flags: {
+  data: string
+  'public-url'?: string
+  'database-url'?: string
+  'database-schema': string
+  nats?: string
+  'nats-prefix': string
+}): Promise<CheckedServerFlags> {
+  const publicUrl = flags['public-url']
+  if (publicUrl !== undefined) checkUrl(publicUrl, '--public-url', ['http:', 'https:'], 'https://mesh.example.com')
+  if (flags['database-url']) checkUrl(flags['database-url'], '--database-url', ['postgres:', 'postgresql:'], 'postgres://mesh@db:5432/mesh')
+  if (flags.nats) for (const server of flags.nats.split(',')) checkUrl(server.trim(), '--nats', ['nats:', 'tls:', 'ws:', 'wss:'], 'nats://127.0.0.1:4222')
+  checkNames(flags)
+  const dataDir = resolve(flags.data)
+  await checkDataDir(dataDir)
+  return {dataDir, publicUrl: publicUrl?.replace(/\/+$/, '')}
+}
+
+/** The passwords of the given URLs (a NATS flag may list several), raw and decoded, to mask in messages. */
+function passwordsOf(...urls: Array<string | undefined>): string[] {
+  const found: string[] = []
+  for (const url of urls.flatMap((u) => (u ? u.split(',') : []))) {
+    try {
+      const password = new URL(url.trim()).password
+      if (password) found.push(password, decodeURIComponent(password))
+    } catch {
+      // Checked before start: an unparsable URL never got this far.
+    }
+  }
+  return found.filter((p) => p.length > 0)
+}
+
+/**
+ * The one error both servers give when they cannot start: `listen_failed`
+ * (the port or the address), else `<service>_start_failed` naming the backend
+ * at fault. Never a URL's password; a MeshError passes unchanged.
+ */
+export function startFailure(
+  error: unknown,
+  service: 'registry' | 'relay',
+  config: {host: string; port: number; databaseUrl?: string; natsUrl?: string; dataDir: string},
+): MeshError {
+  if (error instanceof MeshError) return error
+  const e = error as NodeJS.ErrnoException & {syscall?: string; port?: number}
+  let why: string
+  if (e?.syscall === 'listen' || e?.code === 'EADDRINUSE') {
+    // Node's error carries the port it tried (the one picked for --port 0).
+    const port = e.port || config.port
+    why =
+      e.code === 'EADDRINUSE' ? `port ${port} is already in use`
+      : e.code === 'EACCES' ? `no permission to bind port ${port}`
+      : e.code === 'EADDRNOTAVAIL' ? 'no interface of this machine has that address; check --host'
+      : (e.code ?? e.message)
+    return new MeshError('unavailable', 'listen_failed', `The ${service} could not listen on ${config.host}:${port}: ${why}`)
+  }
+  const backend = failedBackend(error, config)
+  // NATS reports bare codes (CONNECTION_REFUSED); an AggregateError (every address refused) has an empty message.
+  why = String(e?.message || e?.code || error)
+  // The known passwords first (one may hold an @), then any user:password@ of a URL the driver prints.
+  for (const password of passwordsOf(config.databaseUrl, config.natsUrl)) why = why.split(password).join('***')
+  why = why.replace(/\/\/[^@\s]*@/g, '//***@')
+  return new MeshError('unavailable', `${service}_start_failed`, `The ${service} could not start: ${backend ? `${backend}: ` : ''}${why}`)
 }

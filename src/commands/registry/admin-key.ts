@@ -1,6 +1,6 @@
 import {resolve} from 'node:path'
-import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
+import {dataFlag} from '../../cli/server-flags.js'
 import {MeshError} from '../../lib/errors.js'
 
 export default class RegistryAdminKey extends MeshCommand {
@@ -8,11 +8,10 @@ export default class RegistryAdminKey extends MeshCommand {
 
 The key is generated at the first start of \`mesh serve registry\` into <data>/registry-admin.key (mode 0600). It is a secret: treat the output like a password.`
 
-  static override examples = ['<%= config.bin %> registry admin-key --data ./mesh-registry-data', '<%= config.bin %> registry admin-key --data /var/lib/mesh --json']
+  static override examples = ['<%= config.bin %> registry admin-key', '<%= config.bin %> registry admin-key --data /var/lib/mesh --json']
 
-  static override flags = {
-    data: Flags.string({char: 'd', description: 'data dir of the registry', default: './mesh-registry-data', env: 'MESH_DATA_DIR'}),
-  }
+  // The same --data (default, env) as `mesh serve registry`, so it reads what the server wrote.
+  static override flags = {data: dataFlag}
 
   async run() {
     const {flags} = await this.parse(RegistryAdminKey)

@@ -209,31 +209,4 @@ describe('register failures', () => {
   })
 })
 
-describe('serve registry refusals', () => {
-  it('refuses a --data that is a file and malformed URLs as usage errors, never echoing a password', async () => {
-    const w = await workspace()
-    await writeFile(join(w.dir, 'data-file'), 'x')
-    const cases: Array<[string[], string]> = [
-      [['--data', join(w.dir, 'data-file')], 'usage_data_dir'],
-      [['--data', join(w.dir, 'data-file', 'below')], 'usage_data_dir'],
-      [['--data', join(w.dir, 'd'), '--public-url', 'http://a b'], 'usage_public_url'],
-      [['--data', join(w.dir, 'd'), '--database-url', 'postgres://mesh:hunter2@[bad/db'], 'usage_database_url'],
-      [['--data', join(w.dir, 'd'), '--database-schema', 'drop table;'], 'usage_database_schema'],
-    ]
-    for (const [flags, code] of cases) {
-      const result = await cli(['serve', 'registry', '--port', '0', ...flags, '--json'])
-      expectCleanFailure(result, 2)
-      expect(jsonError(result.stdout).code).toBe(code)
-    }
-  })
-  it('names the backend that failed to start (PostgreSQL, NATS) without its password', async () => {
-    const w = await workspace()
-    const port = await freePort()
-    const postgres = await cli(['serve', 'registry', '--port', '0', '--data', join(w.dir, 'd'), '--database-url', `postgres://mesh:hunter2@127.0.0.1:${port}/mesh`])
-    expectCleanFailure(postgres, 1)
-    expect(postgres.stderr).toContain(`PostgreSQL at 127.0.0.1:${port}`)
-    const nats = await cli(['serve', 'registry', '--port', '0', '--data', join(w.dir, 'd'), '--nats', `nats://mesh:hunter2@127.0.0.1:${port}`, '--json'])
-    expectCleanFailure(nats, 1)
-    expect(jsonError(nats.stdout)).toMatchObject({code: 'registry_start_failed', message: expect.stringContaining(`NATS at 127.0.0.1:${port}`)})
-  })
-})
+// The serve commands' refusals and start failures: test/commands/serve/checks.integration.test.ts.
