@@ -5,5 +5,8 @@
  */
 import type {DaemonContext} from './context.js'
 import type {DaemonArea} from './area.js'
+import {tasksArea} from './tasks/index.js'
 
-export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = []
+export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = [
+  tasksArea,
+]

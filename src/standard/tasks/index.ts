@@ -1,7 +1,7 @@
 /** Task authoring: create, list, show, move, dependency graph (spec "Task file"). */
 export {createTask, newTaskBody, type CreateTaskInput, type CreatedTask} from './create.js'
 export {listTasks, showTask, findTask, summarize, compareIds, type TaskFilter, type TaskSummary, type TaskDetail} from './query.js'
-export {moveTask, type MovedTask} from './move.js'
+export {moveTask, type MovedTask, type MoveTaskOptions} from './move.js'
 export {buildDepGraph, findCycles, MAX_TREE_DEPTH, renderDepTree, taskDependencies, type DepGraph, type DepEdge, type DepNode} from './deps.js'
 export {reserveTaskId, highestNumber, knownPrefixes, numberFor} from './allocate.js'
 export {resolvePrefixes, prefixCandidates} from './prefix.js'

@@ -18,13 +18,21 @@ export interface MovedTask {
   completed_at: string | null
 }
 
+/** How a caller other than the CLI moves a task (the daemon: its project writer, its rules). */
+export interface MoveTaskOptions {
+  /** Writes the new file text (default: an atomic write); the daemon passes its snapshotting writer. */
+  write?: (absolutePath: string, text: string) => Promise<void>
+  /** Runs once `from` and `to` are known, before anything is written; throws to refuse the move. */
+  check?: (move: {id: string; from: string; to: string}) => void
+}
+
 /**
  * Moves a task to a status: accepts the six canonical words and the six extra
  * ones (written canonically where one fits — DECISIONS), sets `updated`, sets
  * `completed_at` on `done` and drops it when a done task is reopened. Only the
  * frontmatter is rewritten; the body stays byte-identical.
  */
-export async function moveTask(root: string, id: string, statusWord: string, now: Date = new Date()): Promise<MovedTask> {
+export async function moveTask(root: string, id: string, statusWord: string, now: Date = new Date(), options: MoveTaskOptions = {}): Promise<MovedTask> {
   const to = writtenStatus(statusWord)
   const record = await findTask(root, id)
   if (record.problem) throw invalid('task_unreadable', `${record.relativePath}: ${record.problem}`)
@@ -33,18 +41,25 @@ export async function moveTask(root: string, id: string, statusWord: string, now
   }
   const from = typeof record.data.status === 'string' ? record.data.status : ''
   const base = {id: record.id, path: record.relativePath, from, to, dispatchable: isDispatchable(to)}
+  options.check?.({id: record.id, from, to})
   if (from === to) {
     const completed = typeof record.data.completed_at === 'string' ? record.data.completed_at : null
     return {...base, changed: false, completed_at: completed}
   }
   const completedAt = to === 'done' ? utcDateTime(now) : null
   const text = await readUtf8ForRewrite(record.path, record.relativePath)
-  const next = editFrontmatter(text, (document) => {
-    document.set('status', to)
-    document.set('updated', utcDate(now))
-    if (completedAt) document.set('completed_at', completedAt)
-    else document.delete('completed_at')
-  })
-  await writeFileAtomic(record.path, next)
+  let next: string
+  try {
+    next = editFrontmatter(text, (document) => {
+      document.set('status', to)
+      document.set('updated', utcDate(now))
+      if (completedAt) document.set('completed_at', completedAt)
+      else document.delete('completed_at')
+    })
+  } catch (error) {
+    // A file without a --- block reads as an empty frontmatter but cannot be rewritten.
+    throw invalid('task_unreadable', `${record.relativePath}: ${(error as Error).message}`)
+  }
+  await (options.write ?? writeFileAtomic)(record.path, next)
   return {...base, changed: true, completed_at: completedAt}
 }
