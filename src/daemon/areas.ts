@@ -6,7 +6,12 @@
 import type {DaemonContext} from './context.js'
 import type {DaemonArea} from './area.js'
 import {tasksArea} from './tasks/index.js'
+import {protocolsArea, workflowsArea} from './workflows/index.js'
+import {linksArea} from './links/index.js'
 
 export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = [
   tasksArea,
+  workflowsArea,
+  protocolsArea,
+  linksArea,
 ]

@@ -1,0 +1,64 @@
+/**
+ * Folder and file reads for the runbook routes. They follow no symbolic link
+ * (a committed link could otherwise serve a file from outside `.mesh/` to
+ * any local user, these routes being open) and read a missing folder as empty.
+ */
+import type {Dirent} from 'node:fs'
+import {lstat, readdir, readFile} from 'node:fs/promises'
+import {assertValid} from '../../lib/schemas.js'
+import {describeReadError, parseFrontmatter} from '../../standard/frontmatter.js'
+
+/** The entries of a real folder (not a symlink to one); [] when it is missing or not a folder. */
+export async function realFolderEntries(path: string): Promise<Dirent[]> {
+  const stat = await lstat(path).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' || error.code === 'ENOTDIR' ? null : Promise.reject(error)))
+  if (!stat?.isDirectory()) return []
+  return readdir(path, {withFileTypes: true})
+}
+
+export interface ReadFrontmatter {
+  /** The whole file. */
+  markdown: string
+  /** The parsed frontmatter, or null when there is none or it cannot be read. */
+  frontmatter: Record<string, unknown> | null
+  /** What is wrong with the frontmatter, one sentence each. */
+  problems: string[]
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * Reads a markdown file and its frontmatter; a broken file yields problems,
+ * never an exception (one bad runbook must not hide the others; an
+ * unreadable file reads as empty markdown with its problem). `schema`
+ * names the JSON Schema the frontmatter is checked against.
+ */
+export async function readFrontmatterFile(path: string, schema: string): Promise<ReadFrontmatter> {
+  let markdown: string
+  try {
+    markdown = await readFile(path, 'utf8')
+  } catch (error) {
+    return {markdown: '', frontmatter: null, problems: [`the file cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`]}
+  }
+  let parsed
+  try {
+    parsed = parseFrontmatter(markdown)
+  } catch (error) {
+    return {markdown, frontmatter: null, problems: [`the frontmatter is not valid YAML: ${describeReadError(error, 2)}`]}
+  }
+  if (!parsed.hasFrontmatter) return {markdown, frontmatter: null, problems: ['the file has no --- frontmatter block']}
+  if (parsed.unterminated) return {markdown, frontmatter: null, problems: ['the frontmatter has no closing --- line']}
+  if (!isRecord(parsed.data)) return {markdown, frontmatter: null, problems: ['the frontmatter is not a mapping of keys to values']}
+  const problems: string[] = []
+  try {
+    assertValid(schema, parsed.data)
+  } catch (error) {
+    problems.push(`the frontmatter does not match ${schema}.schema.json: ${(error as Error).message}`)
+  }
+  return {markdown, frontmatter: parsed.data, problems}
+}
+
+/** A frontmatter value as the answers carry it: a string, or null when missing or of another type. */
+export const stringOrNull = (frontmatter: Record<string, unknown> | null, key: string): string | null => {
+  const value = frontmatter?.[key]
+  return typeof value === 'string' ? value : null
+}
