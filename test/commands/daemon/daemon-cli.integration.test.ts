@@ -76,3 +76,41 @@ describe('mesh serve (the daemon)', () => {
     expect(outside.stderr).not.toMatch(/\n\s+at /)
   })
 })
+
+describe('mesh daemon logs', () => {
+  it('prints the stream as NDJSON in a pipe, filters by tag and level, and follows new events', async () => {
+    repo = makeRepo()
+    server = spawnCli(['serve', '--port', '0', '--json'], {cwd: repo.root})
+    const started = await server.nextJson()
+    const token = readFileSync(join(repo.root, '.mesh/credentials/portal-token'), 'utf8').trim()
+    const post = (events: unknown[]) =>
+      fetch(`${started.url}/debug/log`, {method: 'POST', headers: {authorization: `Bearer ${token}`, 'content-type': 'application/json'}, body: JSON.stringify({events})})
+    expect((await post([{lvl: 'warn', tag: 'ux.validation', msg: 'first'}, {lvl: 'debug', tag: 'ux.validation', msg: 'quiet'}])).status).toBe(200)
+
+    const once = await runCli(['daemon', 'logs', '--tag', 'ux', '--level', 'info'], {cwd: repo.root})
+    expect(once.code).toBe(0)
+    const lines = once.stdout.trim().split('\n').map((line) => JSON.parse(line))
+    expect(lines.map((l) => l.msg)).toEqual(['first'])
+    expect(lines[0]).toMatchObject({src: 'Architect IDE', lvl: 'warn', tag: 'ux.validation'})
+
+    const follower = spawnCli(['daemon', 'logs', '--follow', '--tag', 'ux'], {cwd: repo.root})
+    try {
+      // The history first; then an event posted while it follows arrives through the cursor, once.
+      expect(JSON.parse(await follower.nextLine()).msg).toBe('first')
+      expect(JSON.parse(await follower.nextLine()).msg).toBe('quiet')
+      await post([{lvl: 'error', tag: 'ux.run-all', msg: 'second'}, {lvl: 'info', tag: 'boot.other', msg: 'filtered out'}])
+      expect(JSON.parse(await follower.nextLine())).toMatchObject({lvl: 'error', msg: 'second'})
+      await post([{lvl: 'info', tag: 'ux', msg: 'third'}])
+      expect(JSON.parse(await follower.nextLine()).msg).toBe('third')
+    } finally {
+      await follower.stop()
+    }
+  })
+
+  it('without a daemon says so and exits 1', async () => {
+    repo = makeRepo()
+    const result = await runCli(['daemon', 'logs'], {cwd: repo.root})
+    expect(result.code).toBe(1)
+    expect(result.errorText).toMatch(/No daemon serves this project/)
+  })
+})
