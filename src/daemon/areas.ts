@@ -6,11 +6,13 @@
 import type {DaemonContext} from './context.js'
 import type {DaemonArea} from './area.js'
 import {tasksArea} from './tasks/index.js'
+import {watchArea} from './watch/index.js'
 import {protocolsArea, workflowsArea} from './workflows/index.js'
 import {linksArea} from './links/index.js'
 
 export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = [
   tasksArea,
+  watchArea,
   workflowsArea,
   protocolsArea,
   linksArea,
