@@ -9,6 +9,7 @@ import {tasksArea} from './tasks/index.js'
 import {watchArea} from './watch/index.js'
 import {protocolsArea, workflowsArea} from './workflows/index.js'
 import {linksArea} from './links/index.js'
+import {storageArea} from './storage/index.js'
 
 export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = [
   tasksArea,
@@ -16,4 +17,5 @@ export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = [
   workflowsArea,
   protocolsArea,
   linksArea,
+  storageArea,
 ]

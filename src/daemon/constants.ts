@@ -27,6 +27,8 @@ export const STORAGE_CACHE_MS = 5_000
 /** spec Limits: snapshots kept 7 days by default (1–365), uploads 30 days. */
 export const SNAPSHOT_RETENTION_DAYS = 7
 export const UPLOAD_RETENTION_DAYS = 30
+/** How often the storage area prunes snapshots and uploads (our choice; also once at start). */
+export const STORAGE_PRUNE_INTERVAL_MS = 60 * 60 * 1000
 
 /** spec `/workflows/<id>/runs`: the latest 50 run logs. */
 export const RUN_LOGS_LIMIT = 50

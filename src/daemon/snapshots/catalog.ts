@@ -1,0 +1,93 @@
+/**
+ * The snapshots of one file, read from the index lines the project writer
+ * appends to `.mesh/snapshots/<YYYY-MM-DD>/index.jsonl` (docs/daemon.md,
+ * Snapshots). A line that is torn or hand-edited, or whose kept copy is gone
+ * or lies outside its day folder, is left out: only what can be restored is
+ * listed.
+ */
+import {createHash} from 'node:crypto'
+import type {Dirent} from 'node:fs'
+import {lstat, readFile, readdir, realpath} from 'node:fs/promises'
+import {join, sep} from 'node:path'
+import {conflict, notFound} from '../../lib/errors.js'
+import {SNAPSHOT_INDEX, SNAPSHOTS_DIR, type SnapshotRecord} from '../project-writer.js'
+
+const DAY_FOLDER = /^\d{4}-\d{2}-\d{2}$/
+const SHA256 = /^[0-9a-f]{64}$/
+
+const isRecord = (value: unknown): value is SnapshotRecord => {
+  const r = value as SnapshotRecord
+  return (
+    !!r && typeof r === 'object' && typeof r.ts === 'string' && !Number.isNaN(Date.parse(r.ts)) && typeof r.path === 'string' && typeof r.snapshot === 'string' &&
+    Number.isInteger(r.bytes) && r.bytes >= 0 && typeof r.sha256 === 'string' && SHA256.test(r.sha256) && typeof r.reason === 'string'
+  )
+}
+
+/** The kept copy must be `snapshots/<day>/<time>/<path>` of the folder whose index names it (the writer's layout), without `..`. */
+const keptInside = (record: SnapshotRecord, day: string) => {
+  const parts = record.snapshot.split('/')
+  return parts[0] === SNAPSHOTS_DIR && parts[1] === day && parts.slice(3).join('/') === record.path && !parts.some((part) => part === '' || part === '.' || part === '..')
+}
+
+/** The absolute path of a record's kept copy once it is known to be a regular file inside its day folder (links not followed out). */
+async function keptFile(meshDir: string, record: SnapshotRecord): Promise<string | null> {
+  const day = record.snapshot.split('/')[1]
+  const absolute = join(meshDir, ...record.snapshot.split('/'))
+  try {
+    if (!(await lstat(absolute)).isFile()) return null
+    const [real, dayReal] = await Promise.all([realpath(absolute), realpath(join(meshDir, SNAPSHOTS_DIR, day))])
+    return real.startsWith(dayReal + sep) ? absolute : null
+  } catch {
+    return null
+  }
+}
+
+async function daysOf(meshDir: string): Promise<string[]> {
+  const entries = await readdir(join(meshDir, SNAPSHOTS_DIR), {withFileTypes: true}).catch((): Dirent[] => [])
+  return entries.filter((entry) => entry.isDirectory() && DAY_FOLDER.test(entry.name)).map((entry) => entry.name)
+}
+
+/** Every restorable snapshot of `path` (relative to `.mesh/`), newest first. */
+export async function listSnapshots(meshDir: string, path: string): Promise<SnapshotRecord[]> {
+  const found: SnapshotRecord[] = []
+  for (const day of (await daysOf(meshDir)).sort()) {
+    const text = await readFile(join(meshDir, SNAPSHOTS_DIR, day, SNAPSHOT_INDEX), 'utf8').catch(() => '')
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue
+      let record: unknown
+      try {
+        record = JSON.parse(line)
+      } catch {
+        continue
+      }
+      if (isRecord(record) && record.path === path && keptInside(record, day) && (await keptFile(meshDir, record))) {
+        found.push({ts: new Date(Date.parse(record.ts)).toISOString(), path: record.path, snapshot: record.snapshot, bytes: record.bytes, sha256: record.sha256, reason: record.reason})
+      }
+    }
+  }
+  // Oldest first as read; the newest first out (a later line of the same ms stays ahead of an earlier one).
+  return found.map((record, order) => ({record, order})).sort((a, b) => Date.parse(b.record.ts) - Date.parse(a.record.ts) || b.order - a.order).map((entry) => entry.record)
+}
+
+/** The latest snapshot taken at or before `at` (ms), else 404 `snapshot_not_found`. */
+export async function pickSnapshot(meshDir: string, path: string, at?: number): Promise<SnapshotRecord> {
+  const all = await listSnapshots(meshDir, path)
+  const picked = at === undefined ? all[0] : all.find((record) => Date.parse(record.ts) <= at)
+  if (!picked) {
+    const when = at === undefined ? '' : ` at or before ${new Date(at).toISOString()}`
+    const hint = all.length && at !== undefined ? ` (the oldest is of ${all.at(-1)!.ts})` : ''
+    throw notFound('snapshot_not_found', `No snapshot of ${path}${when}${hint}`)
+  }
+  return picked
+}
+
+/** The bytes a snapshot kept, checked against its recorded sha256 (409 `snapshot_corrupt` when they differ). */
+export async function readSnapshot(meshDir: string, record: SnapshotRecord): Promise<Buffer> {
+  const file = await keptFile(meshDir, record)
+  if (!file) throw notFound('snapshot_not_found', `The snapshot ${record.snapshot} is gone`)
+  const bytes = await readFile(file)
+  if (createHash('sha256').update(bytes).digest('hex') !== record.sha256) {
+    throw conflict('snapshot_corrupt', `The snapshot ${record.snapshot} does not hold the bytes its index recorded (sha256 differs); it is not restored`)
+  }
+  return bytes
+}
