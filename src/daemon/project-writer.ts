@@ -11,6 +11,7 @@ import {dirname, isAbsolute, join, relative, resolve, sep} from 'node:path'
 import {writeFileAtomic} from '../lib/atomic-write.js'
 import {invalid} from '../lib/errors.js'
 import {MESH_DIR} from '../protocol/daemon.js'
+import {assertOperatorTextKept} from './operator-guard.js'
 
 export const SNAPSHOTS_DIR = 'snapshots'
 export const SNAPSHOT_INDEX = 'index.jsonl'
@@ -108,6 +109,11 @@ export function createProjectWriter(options: ProjectWriterOptions): ProjectWrite
     async write(relativePath, data, writeOptions) {
       const absolute = resolvePath(relativePath)
       await assertRealInside(absolute)
+      const inside = relative(meshDir, absolute).split(sep).join('/')
+      if (inside === 'public/AGENT_INSTRUCTIONS.md' || inside === 'public/RESOURCES.md') {
+        const previous = await readFile(absolute, 'utf8').catch(() => null)
+        assertOperatorTextKept(inside, previous, typeof data === 'string' ? data : Buffer.from(data).toString('utf8'))
+      }
       const snapshot = await keepSnapshot(relative(meshDir, absolute), absolute, writeOptions.reason)
       await writeFileAtomic(absolute, data)
       const written: WrittenFile = {path: relative(meshDir, absolute).split(sep).join('/'), absolutePath: absolute, snapshot, reason: writeOptions.reason}

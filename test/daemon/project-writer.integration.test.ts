@@ -1,0 +1,69 @@
+import {existsSync, mkdirSync, readFileSync, symlinkSync, readdirSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterEach, describe, expect, it} from 'vitest'
+import {createProjectWriter} from '../../src/daemon/project-writer.js'
+import {MARKERS} from '../../src/standard/constants.js'
+import {caught} from '../support/caught.js'
+import {makeRepo, type FixtureRepo} from '../standard/fixtures.js'
+
+let repo: FixtureRepo | undefined
+afterEach(() => {
+  repo?.cleanup()
+  repo = undefined
+})
+
+const T = Date.parse('2026-11-24T04:45:01.123Z')
+const writerOf = (root: string, snapshots = true) => createProjectWriter({root, clock: () => T, snapshotsEnabled: () => snapshots})
+
+describe('the project writer', () => {
+  it('keeps the previous bytes as a snapshot with an index line, then writes', async () => {
+    repo = makeRepo()
+    const before = repo.read('.mesh/public/README.md')
+    const written = await writerOf(repo.root).write('public/README.md', '# New\n', {reason: 'test'})
+    expect(repo.read('.mesh/public/README.md')).toBe('# New\n')
+    expect(written.snapshot).toMatchObject({path: 'public/README.md', snapshot: 'snapshots/2026-11-24/044501.123Z/public/README.md', reason: 'test', bytes: Buffer.byteLength(before)})
+    expect(repo.read(`.mesh/${written.snapshot!.snapshot}`)).toBe(before)
+    const index = repo.read('.mesh/snapshots/2026-11-24/index.jsonl').trim().split('\n').map((l) => JSON.parse(l))
+    expect(index).toEqual([written.snapshot])
+  })
+
+  it('keeps no snapshot of a new file or when snapshots are off', async () => {
+    repo = makeRepo()
+    expect((await writerOf(repo.root).write('docs/new.md', 'x', {reason: 'test'})).snapshot).toBeNull()
+    expect((await writerOf(repo.root, false).write('public/README.md', 'y', {reason: 'test'})).snapshot).toBeNull()
+    expect(existsSync(join(repo.root, '.mesh/snapshots'))).toBe(false)
+  })
+
+  it('refuses paths that leave .mesh/, including through a symlinked folder', async () => {
+    repo = makeRepo()
+    const writer = writerOf(repo.root)
+    for (const path of ['../mesh.json', '/etc/passwd', '', 'docs/../../x', 'a\0b']) {
+      expect(await caught(writer.write(path, 'x', {reason: 'test'}))).toMatchObject({code: 'invalid_path'})
+    }
+    const outside = join(repo.root, 'outside')
+    mkdirSync(outside)
+    symlinkSync(outside, join(repo.root, '.mesh/docs/link'))
+    expect(await caught(writer.write('docs/link/evil.md', 'x', {reason: 'test'}))).toMatchObject({code: 'invalid_path'})
+    expect(readdirSync(outside)).toEqual([])
+  })
+
+  it('never changes the operator block of AGENT_INSTRUCTIONS.md or the text below the RESOURCES.md marker', async () => {
+    repo = makeRepo()
+    const writer = writerOf(repo.root)
+    const instructions = repo.read('.mesh/public/AGENT_INSTRUCTIONS.md')
+    const newPreamble = instructions.replace('Rules.', 'New rules.')
+    await writer.write('public/AGENT_INSTRUCTIONS.md', newPreamble, {reason: 'test'})
+    expect(repo.read('.mesh/public/AGENT_INSTRUCTIONS.md')).toBe(newPreamble)
+    const touched = await caught(writer.write('public/AGENT_INSTRUCTIONS.md', newPreamble.replace('Mine.', 'Theirs.'), {reason: 'test'}))
+    expect(touched).toMatchObject({code: 'operator_text_protected'})
+    const dropped = await caught(writer.write('public/AGENT_INSTRUCTIONS.md', 'no markers at all', {reason: 'test'}))
+    expect(dropped).toMatchObject({code: 'operator_text_protected'})
+    expect(repo.read('.mesh/public/AGENT_INSTRUCTIONS.md')).toBe(newPreamble)
+
+    repo.write('.mesh/public/RESOURCES.md', `# Resources\n\n${MARKERS.resourcesEnd}\nOperator notes.\n`)
+    await writer.write('public/RESOURCES.md', `# Resources v2\n${MARKERS.resourcesEnd}\nOperator notes.\n`, {reason: 'test'})
+    const below = await caught(writer.write('public/RESOURCES.md', `# Resources v3\n${MARKERS.resourcesEnd}\nChanged.\n`, {reason: 'test'}))
+    expect(below).toMatchObject({code: 'operator_text_protected'})
+    expect(readFileSync(join(repo.root, '.mesh/public/RESOURCES.md'), 'utf8')).toContain('Resources v2')
+  })
+})
