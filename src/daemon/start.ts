@@ -10,6 +10,7 @@ import {MeshError} from '../lib/errors.js'
 import type {Logger} from '../lib/log.js'
 import {DAEMON_HOST, DAEMON_PORT_FIRST, DAEMON_PORT_LAST} from './constants.js'
 import {createDaemon, type Daemon, type DaemonOptions} from './daemon.js'
+import {sweepTempFiles} from './temp-sweep.js'
 import {acquireDaemonLock, readRuntime, removeRuntime, writeRuntime, type DaemonRuntime} from './runtime.js'
 
 export interface StartDaemonOptions extends Omit<DaemonOptions, 'endpoint'> {
@@ -55,6 +56,8 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     daemon = await createDaemon({...options, endpoint: () => url})
     const stale = await readRuntime(options.root)
     if (stale) daemon.context.debug.log({lvl: 'warn', tag: 'boot', msg: `replacing the runtime file of a daemon that did not stop cleanly (pid ${stale.pid}, port ${stale.port})`})
+    const leftovers = await sweepTempFiles(daemon.context.meshPath())
+    if (leftovers.length) daemon.context.debug.log({lvl: 'info', tag: 'boot', msg: `removed ${leftovers.length} temp file(s) of interrupted writes`, data: {files: leftovers.slice(0, 20)}})
     hosted = await listenOnFirstFree(daemon, options.logger, options.port !== undefined ? [options.port] : candidatePorts(daemon.settings().port))
     url = hosted.url
     const runtime: DaemonRuntime = {port: hosted.port, pid: process.pid, started_at: new Date(daemon.context.clock()).toISOString(), version: daemon.context.version}
