@@ -79,6 +79,8 @@ export function createMeshWatcher(context: DaemonContext, options: MeshWatcherOp
         const timer = setTimeout(resolve, options.readyTimeoutMs ?? WATCH_READY_TIMEOUT_MS, false)
         watcher!.once('ready', () => {
           clearTimeout(timer)
+          // A scan that ends late ends the warning too.
+          startProblem = null
           resolve(true)
         })
       })
