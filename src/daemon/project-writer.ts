@@ -9,11 +9,14 @@ import {createHash} from 'node:crypto'
 import {appendFile, mkdir, readFile, realpath} from 'node:fs/promises'
 import {dirname, isAbsolute, join, relative, resolve, sep} from 'node:path'
 import {writeFileAtomic} from '../lib/atomic-write.js'
+import {createFileExclusive} from '../lib/exclusive-create.js'
 import {invalid} from '../lib/errors.js'
 import {MESH_DIR} from '../protocol/daemon.js'
 import {assertOperatorTextKept} from './operator-guard.js'
 
 export const SNAPSHOTS_DIR = 'snapshots'
+/** Folders whose files are never copied into snapshots: secrets must not outlive their rotation there. */
+const NOT_SNAPSHOTTED = ['credentials/', '.runtime/', 'snapshots/']
 export const SNAPSHOT_INDEX = 'index.jsonl'
 
 /** One line of `.mesh/snapshots/<YYYY-MM-DD>/index.jsonl`: which file was kept, where, and why. */
@@ -91,13 +94,17 @@ export function createProjectWriter(options: ProjectWriterOptions): ProjectWrite
   }
 
   const keepSnapshot = async (relativePath: string, absolute: string, reason: string): Promise<SnapshotRecord | null> => {
-    if (!options.snapshotsEnabled()) return null
+    const inside = relativePath.split(sep).join('/')
+    if (!options.snapshotsEnabled() || NOT_SNAPSHOTTED.some((folder) => inside.startsWith(folder))) return null
     const previous = await readFile(absolute).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : Promise.reject(error)))
     if (previous === null) return null
     const ts = new Date(options.clock()).toISOString()
     const {day, time} = stampOf(ts)
-    const snapshot = join(SNAPSHOTS_DIR, day, time, relativePath).split(sep).join('/')
-    await writeFileAtomic(join(meshDir, snapshot), previous)
+    // Two rewrites of one file in the same millisecond get folders `<time>`, `<time>-1`, … so neither copy is lost.
+    let snapshot = join(SNAPSHOTS_DIR, day, time, relativePath).split(sep).join('/')
+    for (let n = 1; !(await createFileExclusive(join(meshDir, snapshot), previous)); n++) {
+      snapshot = join(SNAPSHOTS_DIR, day, `${time}-${n}`, relativePath).split(sep).join('/')
+    }
     const record: SnapshotRecord = {ts, path: relativePath.split(sep).join('/'), snapshot, bytes: previous.length, sha256: createHash('sha256').update(previous).digest('hex'), reason}
     await mkdir(join(meshDir, SNAPSHOTS_DIR, day), {recursive: true})
     await appendFile(join(meshDir, SNAPSHOTS_DIR, day, SNAPSHOT_INDEX), JSON.stringify(record) + '\n')

@@ -27,6 +27,18 @@ describe('the project writer', () => {
     expect(index).toEqual([written.snapshot])
   })
 
+  it('keeps both copies of two rewrites in the same millisecond, and never copies secrets', async () => {
+    repo = makeRepo()
+    const writer = writerOf(repo.root)
+    const first = await writer.write('public/README.md', 'one', {reason: 'test'})
+    const second = await writer.write('public/README.md', 'two', {reason: 'test'})
+    expect(second.snapshot!.snapshot).toBe('snapshots/2026-11-24/044501.123Z-1/public/README.md')
+    expect(repo.read(`.mesh/${second.snapshot!.snapshot}`)).toBe('one')
+    expect(first.snapshot!.snapshot).not.toBe(second.snapshot!.snapshot)
+    repo.write('.mesh/credentials/team-tokens.yaml', 'old: secret\n')
+    expect((await writer.write('credentials/team-tokens.yaml', 'new: secret\n', {reason: 'test'})).snapshot).toBeNull()
+  })
+
   it('keeps no snapshot of a new file or when snapshots are off', async () => {
     repo = makeRepo()
     expect((await writerOf(repo.root).write('docs/new.md', 'x', {reason: 'test'})).snapshot).toBeNull()
