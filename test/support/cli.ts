@@ -1,8 +1,10 @@
 /**
- * The one way CLI tests run mesh: the built binary (`npm test` builds first)
+ * The one way tests run mesh: the built binary (`npm test` builds first)
  * in a child process, never a TTY. `runCli` runs a command to its end;
  * `spawnCli` starts a long-running one (a server, `join`, `--follow`) whose
- * stdout is read line by line.
+ * stdout is read line by line; `startServer` starts `mesh serve registry|relay`
+ * and waits for its start line. Tests that need a real terminal (script,
+ * tmux) run `cliCommandLine(…)` with `cliEnv(…)`.
  */
 import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process'
 import {fileURLToPath} from 'node:url'
@@ -15,6 +17,8 @@ export interface CliOptions {
   env?: NodeJS.ProcessEnv
   /** Written to stdin, which is then closed (closed at once without it). */
   input?: string
+  /** Node's own flags, before the binary (e.g. `--import` a loader hook). */
+  nodeArgs?: string[]
 }
 
 export interface CliResult {
@@ -25,13 +29,27 @@ export interface CliResult {
   errorText: string
 }
 
-/** No colour, no standard catch-up calls over the network, file secrets (CI has no keychain). */
-const baseEnv = (env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({...process.env, CI: 'true', NO_COLOR: '1', MESH_STANDARD_URL: '', MESH_SECRETS_BACKEND: 'file', ...env})
+/**
+ * The environment of every spawned mesh: the tester's own MESH_* settings
+ * dropped (defaults are the defaults), no colour, no standard catch-up calls
+ * over the network, file secrets (CI has no keychain); `env` wins.
+ */
+export function cliEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('MESH_')))
+  return {...inherited, CI: 'true', NO_COLOR: '1', MESH_STANDARD_URL: '', MESH_SECRETS_BACKEND: 'file', ...env}
+}
+
+const argv = (args: string[], nodeArgs: string[] = []) => [...nodeArgs, BIN, ...args]
+
+/** `mesh …args` as one shell command line (each word quoted), for a pseudo-terminal (script, tmux). */
+export function cliCommandLine(args: string[]): string {
+  return [process.execPath, BIN, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ')
+}
 
 /** Runs `mesh …args` to its end. */
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {cwd: options.cwd ?? REPO_ROOT, env: baseEnv(options.env), stdio: ['pipe', 'pipe', 'pipe']})
+    const child = spawn(process.execPath, argv(args, options.nodeArgs), {cwd: options.cwd ?? REPO_ROOT, env: cliEnv(options.env), stdio: ['pipe', 'pipe', 'pipe']})
     let stdout = ''
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
@@ -53,6 +71,8 @@ export function json<T = any>(result: CliResult): T {
 
 export interface SpawnedCli {
   child: ChildProcessWithoutNullStreams
+  /** Every stdout line so far, in order (reading with nextLine does not remove them). */
+  lines: string[]
   /** The next stdout line (waits for it; rejects if the process ends first). */
   nextLine(): Promise<string>
   /** The next stdout line parsed as JSON. */
@@ -61,7 +81,7 @@ export interface SpawnedCli {
   waitFor(match: RegExp | ((line: string) => boolean)): Promise<string>
   /** Everything written to stderr so far. */
   stderr(): string
-  /** Exit code, or the signal's name. */
+  /** Exit code, or the signal's name, once the process ended and its output was read. */
   exited: Promise<number | string>
   /** SIGTERM (or `signal`), then waits for the exit. */
   stop(signal?: NodeJS.Signals): Promise<number | string>
@@ -69,7 +89,8 @@ export interface SpawnedCli {
 
 /** Starts `mesh …args` and reads its stdout as lines; stdin stays open for the test to write. */
 export function spawnCli(args: string[], options: Omit<CliOptions, 'input'> = {}): SpawnedCli {
-  const child = spawn(process.execPath, [BIN, ...args], {cwd: options.cwd ?? REPO_ROOT, env: baseEnv(options.env)})
+  const child = spawn(process.execPath, argv(args, options.nodeArgs), {cwd: options.cwd ?? REPO_ROOT, env: cliEnv(options.env)})
+  const history: string[] = []
   const lines: string[] = []
   const waiting: Array<(line: string) => void> = []
   let buffer = ''
@@ -80,13 +101,15 @@ export function spawnCli(args: string[], options: Omit<CliOptions, 'input'> = {}
     while ((newline = buffer.indexOf('\n')) >= 0) {
       const line = buffer.slice(0, newline)
       buffer = buffer.slice(newline + 1)
+      history.push(line)
       const waiter = waiting.shift()
       if (waiter) waiter(line)
       else lines.push(line)
     }
   })
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk))
-  const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve((code ?? signal) as number | string)))
+  // 'close', not 'exit': by then stdout and stderr are read to their end.
+  const exited = new Promise<number | string>((resolve) => child.on('close', (code, signal) => resolve((code ?? signal) as number | string)))
   const nextLine = () => {
     const line = lines.shift()
     if (line !== undefined) return Promise.resolve(line)
@@ -104,6 +127,7 @@ export function spawnCli(args: string[], options: Omit<CliOptions, 'input'> = {}
   }
   return {
     child,
+    lines: history,
     nextLine,
     nextJson: async () => JSON.parse(await nextLine()),
     waitFor,
@@ -114,4 +138,32 @@ export function spawnCli(args: string[], options: Omit<CliOptions, 'input'> = {}
       return exited
     },
   }
+}
+
+export const SERVICES = ['registry', 'relay'] as const
+export type Service = (typeof SERVICES)[number]
+
+export interface RunningServer extends SpawnedCli {
+  /** The URL of the start line. */
+  url: string
+}
+
+/**
+ * Starts `mesh serve <service> …args` (on `--port 0` unless args name a port;
+ * log level warn unless env says otherwise) and resolves once its start line
+ * is out: `{"event":"listening","url":…}` under --json, `… listening on <url>`
+ * without. Rejects, with stderr, if the server exits first.
+ */
+export async function startServer(service: Service, args: string[], options: Omit<CliOptions, 'input'> = {}): Promise<RunningServer> {
+  const port = args.includes('--port') || args.includes('-p') ? [] : ['--port', '0']
+  const server = spawnCli(['serve', service, ...port, ...args], {...options, env: {MESH_LOG_LEVEL: 'warn', ...options.env}})
+  const url = listeningUrl(await server.waitFor((line) => listeningUrl(line) !== undefined))!
+  return {...server, url}
+}
+
+/** The URL a server's start line announces; undefined for any other line. */
+function listeningUrl(line: string): string | undefined {
+  if (!line.startsWith('{')) return /listening on (http:\/\/\S+)/.exec(line)?.[1]
+  const event = JSON.parse(line) as {event?: string; url?: string}
+  return event.event === 'listening' ? event.url : undefined
 }

@@ -9,9 +9,11 @@ import {createServer as createNetServer, type Server} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
-import {runCli, SERVICES} from './spawn.js'
+import {runCli, SERVICES, type CliResult} from '../../support/cli.js'
 
 const PASSWORD = 'hunter2'
+// Only warnings and errors on stderr, as an operator's quiet start.
+const QUIET = {MESH_LOG_LEVEL: 'warn'}
 const dirs: string[] = []
 const servers: Server[] = []
 afterEach(async () => {
@@ -40,7 +42,7 @@ async function closedPort() {
   return port
 }
 
-function expectClean(result: {code: number; stdout: string; stderr: string}, exit: number) {
+function expectClean(result: CliResult, exit: number) {
   expect(result.code, result.stderr + result.stdout).toBe(exit)
   const all = result.stdout + result.stderr
   expect(all).not.toMatch(/\n\s+at /)
@@ -55,7 +57,7 @@ function onlyError(stdout: string): {code: string; message: string} {
 }
 
 describe.each(SERVICES)('mesh serve %s', (service) => {
-  const serve = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(['serve', service, '--port', '0', ...args], {env})
+  const serve = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(['serve', service, '--port', '0', ...args], {env: {...QUIET, ...env}})
 
   it('refuses bad flags as usage errors (exit 2) before starting, never echoing a password', async () => {
     const dir = await tempDir()
@@ -85,7 +87,7 @@ describe.each(SERVICES)('mesh serve %s', (service) => {
     const fromEnv = await serve(data, {MESH_DATABASE_URL: `postgres://mesh:${PASSWORD}@[bad/db`})
     expectClean(fromEnv, 2)
     expect(fromEnv.stderr).toContain('--database-url must be a URL')
-    const port = await runCli(['serve', service, '--port', '70000', ...data, '--json'])
+    const port = await runCli(['serve', service, '--port', '70000', ...data, '--json'], {env: QUIET})
     expectClean(port, 2)
     expect(onlyError(port.stdout).code).toBe('usage_error')
   })
@@ -103,7 +105,7 @@ describe.each(SERVICES)('mesh serve %s', (service) => {
 
   it('says listen_failed when the port is taken', async () => {
     const port = await busyPort()
-    const result = await runCli(['serve', service, '--port', String(port), '--data', join(await tempDir(), 'd'), '--json'])
+    const result = await runCli(['serve', service, '--port', String(port), '--data', join(await tempDir(), 'd'), '--json'], {env: QUIET})
     expectClean(result, 1)
     expect(onlyError(result.stdout)).toEqual({code: 'listen_failed', message: `The ${service} could not listen on 127.0.0.1:${port}: port ${port} is already in use`})
   })

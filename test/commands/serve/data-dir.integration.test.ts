@@ -8,7 +8,7 @@ import {mkdir, mkdtemp, readFile, rm, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
-import {runCli, SERVICES, startServer, type RunningServer, type Service} from './spawn.js'
+import {runCli, SERVICES, startServer, type RunningServer, type Service} from '../../support/cli.js'
 
 const running: RunningServer[] = []
 const dirs: string[] = []

@@ -4,7 +4,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, afterEach, describe, expect, it} from 'vitest'
 import {dropSchema, NATS_URL, PG_URL, uniqueNatsPrefix, uniqueSchema} from '../../support/backends.js'
-import {SERVICES, startServer, type RunningServer} from './spawn.js'
+import {SERVICES, startServer, type RunningServer} from '../../support/cli.js'
 
 const running: RunningServer[] = []
 const dirs: string[] = []

@@ -1,6 +1,6 @@
 /** Both servers' --help list the shared server flags and relay limits alike: same letters, defaults, env names and words. */
 import {describe, expect, it} from 'vitest'
-import {runCli} from './spawn.js'
+import {runCli} from '../../support/cli.js'
 
 const SHARED = ['port', 'host', 'data', 'public-url', 'database-url', 'database-schema', 'nats', 'nats-prefix', 'proxy', 'log-level']
 const RELAY_LIMITS = ['max-message-rate', 'max-members', 'max-creations-per-hour', 'max-sockets-per-minute', 'high-water-bytes', 'ping-interval']

@@ -8,7 +8,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import WebSocket from 'ws'
-import {SERVICES, startServer, type RunningServer, type Service} from './spawn.js'
+import {SERVICES, startServer, type RunningServer, type Service} from '../../support/cli.js'
 
 const A = '203.0.113.1'
 const B = '203.0.113.2'

@@ -2,7 +2,7 @@ import {mkdtemp, readFile, rm, stat} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
-import {runCli, startServer, type RunningServer} from './spawn.js'
+import {runCli, startServer, type RunningServer} from '../../support/cli.js'
 
 const running: RunningServer[] = []
 const dirs: string[] = []

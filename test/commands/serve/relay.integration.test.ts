@@ -4,7 +4,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, expect, it} from 'vitest'
 import {api, createCluster, join as joinCluster} from '../../cluster/helpers.js'
-import {startServer, type RunningServer} from './spawn.js'
+import {startServer, type RunningServer} from '../../support/cli.js'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'mesh-relay-'))
 const running: RunningServer[] = []
