@@ -3,6 +3,7 @@ import {MeshCommand} from '../cli/base-command.js'
 import {invalid} from '../lib/errors.js'
 import {renderAgentInstructions, renderResources} from '../standard/render/index.js'
 import {findProjectRoot} from '../standard/tasks/index.js'
+import {projectDirFlag} from '../cli/project-dir.js'
 
 export default class Render extends MeshCommand {
   static override description = `Render .mesh/public/AGENT_INSTRUCTIONS.md into CLAUDE.md, AGENTS.md and GEMINI.md.
@@ -19,7 +20,7 @@ With --resources <file>, also replaces the mirrored part of .mesh/public/RESOURC
   static override flags = {
     check: Flags.boolean({description: 'write nothing; exit 1 when a file is out of date', default: false}),
     resources: Flags.string({description: 'file with the canonical resources text for RESOURCES.md ("-" for stdin)'}),
-    dir: Flags.string({char: 'C', description: 'project folder (default: nearest one above the current folder with .mesh/)'}),
+    dir: projectDirFlag,
   }
 
   async run() {

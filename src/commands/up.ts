@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {MeshCommand} from '../cli/base-command.js'
+import {projectDirFlag} from '../cli/project-dir.js'
 
 export default class Up extends MeshCommand {
   static override description = `Run the project's whole network on this machine, in one process: the daemon, a registry with its cluster relay (SQLite in .mesh/.runtime/network/), and the project's directory agent from mesh.json, registered there and kept online.
@@ -9,7 +10,7 @@ Prints one table of addresses; Ctrl-C stops everything. See docs/daemon.md, Whol
   static override examples = ['<%= config.bin %> up', '<%= config.bin %> up --registry-port 9090 --json']
 
   static override flags = {
-    dir: Flags.string({description: 'project folder (default: the current one or the nearest above it holding .mesh/)'}),
+    dir: projectDirFlag,
     'registry-port': Flags.integer({description: 'port of the embedded registry and relay (default 8080, or any free port when 8080 is taken; 0: any free port)', min: 0, max: 65535}),
     'daemon-port': Flags.integer({description: "the daemon's port (default: architect.port, then 5570–5589)", min: 0, max: 65535}),
     'log-level': Flags.option({options: ['debug', 'info', 'warn', 'error'] as const, description: 'log level on stderr', default: 'warn', env: 'MESH_LOG_LEVEL'})(),

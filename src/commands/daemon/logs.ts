@@ -2,6 +2,7 @@ import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {stdoutIsTTY} from '../../cli/tty.js'
 import {MeshError} from '../../lib/errors.js'
+import {projectDirFlag} from '../../cli/project-dir.js'
 
 const LEVELS = ['debug', 'info', 'warn', 'error'] as const
 
@@ -17,7 +18,7 @@ On a terminal, --follow opens a live view with level colours; press l to change 
   ]
 
   static override flags = {
-    dir: Flags.string({description: 'project folder (default: the current one or the nearest above it holding .mesh/)'}),
+    dir: projectDirFlag,
     follow: Flags.boolean({char: 'f', description: 'keep showing new events (waits for the daemon when it is not running)', default: false}),
     last: Flags.integer({description: 'seconds of history to start with (the stream keeps 1800)', default: 300, min: 0, max: 1800}),
     tag: Flags.string({description: 'only these tags (comma list; a tag also matches its dotted sub-namespaces)'}),

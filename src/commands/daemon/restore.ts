@@ -3,6 +3,7 @@ import {MeshCommand} from '../../cli/base-command.js'
 import {MeshError} from '../../lib/errors.js'
 import type {SnapshotRecord} from '../../daemon/project-writer.js'
 import type {RestoreResult} from '../../daemon/snapshots/restore.js'
+import {projectDirFlag} from '../../cli/project-dir.js'
 
 type Via = 'daemon' | 'local'
 
@@ -25,7 +26,7 @@ export default class DaemonRestore extends MeshCommand {
   static override flags = {
     at: Flags.string({description: 'restore the latest snapshot taken at or before this time: ISO-8601 with zone (2026-01-05T10:00:00Z) or a date (its end, UTC)', exclusive: ['list']}),
     list: Flags.boolean({description: 'list the snapshots of the file (newest first) instead of restoring one'}),
-    dir: Flags.string({description: 'project folder (default: the current one or the nearest above it holding .mesh/)'}),
+    dir: projectDirFlag,
   }
 
   async run() {

@@ -1,5 +1,5 @@
-import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
+import {projectDirFlag} from '../../cli/project-dir.js'
 
 export default class DaemonStatus extends MeshCommand {
   static override description = `Say whether the project's daemon runs, where, and what its /health reports.
@@ -9,7 +9,7 @@ Exit 0 when it runs and answers, 1 otherwise (stopped, or left behind by a kille
   static override examples = ['<%= config.bin %> daemon status', '<%= config.bin %> daemon status --json']
 
   static override flags = {
-    dir: Flags.string({description: 'project folder (default: the current one or the nearest above it holding .mesh/)'}),
+    dir: projectDirFlag,
   }
 
   async run() {

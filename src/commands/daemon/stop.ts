@@ -1,5 +1,5 @@
-import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
+import {projectDirFlag} from '../../cli/project-dir.js'
 
 export default class DaemonStop extends MeshCommand {
   static override description = `Stop the project's daemon (SIGTERM, then wait for it to remove its runtime file).
@@ -9,7 +9,7 @@ A runtime file left by a killed daemon is removed. Stopping a daemon that does n
   static override examples = ['<%= config.bin %> daemon stop']
 
   static override flags = {
-    dir: Flags.string({description: 'project folder (default: the current one or the nearest above it holding .mesh/)'}),
+    dir: projectDirFlag,
   }
 
   async run() {

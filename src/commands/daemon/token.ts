@@ -1,6 +1,6 @@
-import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {MeshError} from '../../lib/errors.js'
+import {projectDirFlag} from '../../cli/project-dir.js'
 
 export default class DaemonToken extends MeshCommand {
   static override description = `Print the project's portal token (the Bearer token of the daemon's write routes and /events).
@@ -10,7 +10,7 @@ The token is the last word of the output, so \`$(mesh daemon token | awk '{print
   static override examples = ['<%= config.bin %> daemon token', 'curl -H "Authorization: Bearer $(<%= config.bin %> daemon token | awk \'{print $NF}\')" http://127.0.0.1:5570/debug/tail']
 
   static override flags = {
-    dir: Flags.string({description: 'project folder (default: the current one or the nearest above it holding .mesh/)'}),
+    dir: projectDirFlag,
   }
 
   async run() {

@@ -2,6 +2,7 @@ import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {createInitiative, INITIATIVE_STATUSES} from '../../standard/initiatives/index.js'
 import {findProjectRoot} from '../../standard/tasks/index.js'
+import {projectDirFlag} from '../../cli/project-dir.js'
 
 export default class InitiativeCreate extends MeshCommand {
   static override description = 'Create a cross-module initiative in .mesh/roadmap/initiatives/.'
@@ -19,7 +20,7 @@ export default class InitiativeCreate extends MeshCommand {
     module: Flags.string({char: 'm', description: 'module it spans (repeatable)', multiple: true}),
     tag: Flags.string({description: 'tag (repeatable)', multiple: true}),
     parent: Flags.string({description: 'parent initiative id'}),
-    dir: Flags.string({char: 'C', description: 'project folder (default: nearest one above the current folder with .mesh/)'}),
+    dir: projectDirFlag,
   }
 
   async run() {

@@ -2,6 +2,7 @@ import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {INITIATIVE_STATUSES, listInitiatives} from '../../standard/initiatives/index.js'
 import {findProjectRoot, formatTable} from '../../standard/tasks/index.js'
+import {projectDirFlag} from '../../cli/project-dir.js'
 
 export default class InitiativeList extends MeshCommand {
   static override description = 'List initiatives with how many of their tasks are done.'
@@ -10,7 +11,7 @@ export default class InitiativeList extends MeshCommand {
 
   static override flags = {
     status: Flags.string({char: 's', description: 'only this status', options: [...INITIATIVE_STATUSES]}),
-    dir: Flags.string({char: 'C', description: 'project folder (default: nearest one above the current folder with .mesh/)'}),
+    dir: projectDirFlag,
   }
 
   async run() {

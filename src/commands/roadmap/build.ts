@@ -1,7 +1,7 @@
-import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {buildRoadmap} from '../../standard/roadmap/index.js'
 import {findProjectRoot} from '../../standard/tasks/index.js'
+import {projectDirFlag} from '../../cli/project-dir.js'
 
 export default class RoadmapBuild extends MeshCommand {
   static override description = `Generate .mesh/roadmap/state.json and state.js from cluster.yaml, tasks and initiatives.
@@ -11,7 +11,7 @@ Deterministic: the same files always give the same bytes, so the output never ch
   static override examples = ['<%= config.bin %> roadmap build', '<%= config.bin %> roadmap build --json']
 
   static override flags = {
-    dir: Flags.string({char: 'C', description: 'project folder (default: nearest one above the current folder with .mesh/)'}),
+    dir: projectDirFlag,
   }
 
   async run() {

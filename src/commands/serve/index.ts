@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
+import {projectDirFlag} from '../../cli/project-dir.js'
 
 export default class Serve extends MeshCommand {
   static override description = `Run the local daemon of the project in this folder (or any folder above it holding .mesh/).
@@ -13,7 +14,7 @@ The daemon serves the project on 127.0.0.1 only: on architect.port of .mesh/publ
   ]
 
   static override flags = {
-    dir: Flags.string({description: 'project folder (default: the current one; .mesh/ is looked for here and above)'}),
+    dir: projectDirFlag,
     port: Flags.integer({description: 'a fixed port (0: any free one) instead of architect.port, then 5570–5589', min: 0, max: 65535}),
     detach: Flags.boolean({description: 'start in the background and return once /health answers', default: false}),
     'log-level': Flags.option({options: ['debug', 'info', 'warn', 'error'] as const, description: 'log level on stderr (the debug stream keeps everything)', default: 'info', env: 'MESH_LOG_LEVEL'})(),

@@ -2,6 +2,7 @@ import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {findProjectRoot} from '../../standard/tasks/index.js'
 import {migrateStandard} from '../../standard/versioning/index.js'
+import {projectDirFlag} from '../../cli/project-dir.js'
 
 export default class StandardMigrate extends MeshCommand {
   static override description = `Apply the built-in migrations and raise .mesh/STANDARD_VERSION to the newest version this mesh knows.
@@ -12,7 +13,7 @@ Team cards (v36–v38): retired fields (name, kind, required, agent_type, pinned
 
   static override flags = {
     'dry-run': Flags.boolean({description: 'report what would change; write nothing', default: false}),
-    dir: Flags.string({char: 'C', description: 'project folder (default: nearest one above the current folder with .mesh/)'}),
+    dir: projectDirFlag,
   }
 
   async run() {

@@ -2,6 +2,7 @@ import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {findProjectRoot} from '../../standard/tasks/index.js'
 import {standardStatus, type StandardStatus} from '../../standard/versioning/index.js'
+import {projectDirFlag} from '../../cli/project-dir.js'
 
 export default class StandardStatusCommand extends MeshCommand {
   static override description = `Compare .mesh/STANDARD_VERSION with the canonical version and list the changelog entries in between.
@@ -16,7 +17,7 @@ The canonical version is read from --url, else $MESH_STANDARD_URL, else {site}/s
   static override flags = {
     url: Flags.string({description: 'URL of the canonical version (a single integer)'}),
     timeout: Flags.integer({description: 'milliseconds to wait for the network', default: 3000, min: 100, max: 60_000}),
-    dir: Flags.string({char: 'C', description: 'project folder (default: nearest one above the current folder with .mesh/)'}),
+    dir: projectDirFlag,
   }
 
   async run() {

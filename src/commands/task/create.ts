@@ -2,6 +2,7 @@ import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {TASK_PRIORITIES} from '../../standard/constants.js'
 import {createTask, findProjectRoot} from '../../standard/tasks/index.js'
+import {projectDirFlag} from '../../cli/project-dir.js'
 
 export default class TaskCreate extends MeshCommand {
   static override description = `Create a task in a module with the next free id.
@@ -23,7 +24,7 @@ Ids are <PREFIX><n>: the module's task_prefix from cluster.yaml (or one derived 
     initiative: Flags.string({description: 'initiative id the task serves'}),
     'depends-on': Flags.string({description: 'id of a task this one needs (repeatable)', multiple: true}),
     tag: Flags.string({description: 'tag (repeatable)', multiple: true}),
-    dir: Flags.string({char: 'C', description: 'project folder (default: nearest one above the current folder with .mesh/)'}),
+    dir: projectDirFlag,
   }
 
   async run() {

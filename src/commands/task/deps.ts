@@ -1,6 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {findProjectRoot, renderDepTree, taskDependencies} from '../../standard/tasks/index.js'
+import {projectDirFlag} from '../../cli/project-dir.js'
 
 export default class TaskDeps extends MeshCommand {
   static override description = `Show the dependency graph of tasks (depends_on), as a tree or --json nodes and edges.
@@ -12,7 +13,7 @@ Exits 1 when the graph has a cycle.`
   static override args = {id: Args.string({description: 'only this task and what it needs'})}
 
   static override flags = {
-    dir: Flags.string({char: 'C', description: 'project folder (default: nearest one above the current folder with .mesh/)'}),
+    dir: projectDirFlag,
   }
 
   async run() {

@@ -1,6 +1,7 @@
 import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {findProjectRoot, formatTable, listTasks} from '../../standard/tasks/index.js'
+import {projectDirFlag} from '../../cli/project-dir.js'
 
 export default class TaskList extends MeshCommand {
   static override description = 'List tasks, filtered by status, module, owner or initiative.'
@@ -17,7 +18,7 @@ export default class TaskList extends MeshCommand {
     owner: Flags.string({description: 'owner'}),
     initiative: Flags.string({char: 'i', description: 'initiative id'}),
     archived: Flags.boolean({description: 'include archived tasks', default: false}),
-    dir: Flags.string({char: 'C', description: 'project folder (default: nearest one above the current folder with .mesh/)'}),
+    dir: projectDirFlag,
   }
 
   async run() {

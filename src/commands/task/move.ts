@@ -1,6 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {findProjectRoot, moveTask} from '../../standard/tasks/index.js'
+import {projectDirFlag} from '../../cli/project-dir.js'
 
 export default class TaskMove extends MeshCommand {
   static override description = `Move a task to another status.
@@ -15,7 +16,7 @@ Statuses: backlog, next, active, blocked, done, draft; also planned (→ next), 
   }
 
   static override flags = {
-    dir: Flags.string({char: 'C', description: 'project folder (default: nearest one above the current folder with .mesh/)'}),
+    dir: projectDirFlag,
   }
 
   async run() {

@@ -1,6 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {findProjectRoot, showTask} from '../../standard/tasks/index.js'
+import {projectDirFlag} from '../../cli/project-dir.js'
 
 export default class TaskShow extends MeshCommand {
   static override description = 'Show one task: its fields and its body.'
@@ -10,7 +11,7 @@ export default class TaskShow extends MeshCommand {
   static override args = {id: Args.string({description: 'task id', required: true})}
 
   static override flags = {
-    dir: Flags.string({char: 'C', description: 'project folder (default: nearest one above the current folder with .mesh/)'}),
+    dir: projectDirFlag,
   }
 
   async run() {

@@ -29,9 +29,9 @@ describe('mesh up', () => {
     network = spawnCli(['up', '--registry-port', '0', '--daemon-port', '0', '--json'], {cwd: repo.root})
     const up = await upEvent(network)
     expect(up.agent).toEqual({agent_id: 'demo-directory', registered: 'new'})
-    expect((await (await fetch(`${up.daemon.url}/health`)).json()).cluster_id).toBe('demo')
+    expect(((await (await fetch(`${up.daemon.url}/health`)).json()) as any).cluster_id).toBe('demo')
     expect((await fetch(`${up.registry.url}/health`)).status).toBe(200)
-    const record = await (await fetch(`${up.registry.url}/v1/agents/demo-directory`)).json()
+    const record = (await (await fetch(`${up.registry.url}/v1/agents/demo-directory`)).json()) as any
     expect(record.online).toBe(true)
     expect(record.capabilities).toEqual(['docs', 'planning'])
     const created = await fetch(`${up.registry.url}/v1/clusters`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({name: 'team room', visibility: 'public'})})
