@@ -53,13 +53,20 @@ export function checkCommitMessage({sha, message}: CommitInfo): Finding[] {
   return findings
 }
 
-/** spec v12: an agent commit (Agent: trailer) also carries Model: and a Co-authored-by: line. */
+/**
+ * spec v12: an agent commit (Agent: trailer) also carries Model: and a
+ * Co-authored-by: line. The co-author is the model's: `Model: none` (the
+ * local daemon's own commits; docs/daemon.md, Git) names no model, so no
+ * co-author line is due.
+ */
 function checkTrailers(lines: string[], add: (rule: string, text: string, line?: number) => void): void {
   const find = (key: string) => lines.findIndex((line) => line.toLowerCase().startsWith(`${key.toLowerCase()}:`))
   const agent = find('Agent')
   if (agent === -1) return
-  if (find('Model') === -1) add('commit-trailers', 'an agent commit (Agent: trailer) needs a Model: <model-id> trailer', agent + 1)
-  if (find('Co-authored-by') === -1) add('commit-trailers', 'an agent commit (Agent: trailer) needs a Co-authored-by: line', agent + 1)
+  const model = find('Model')
+  if (model === -1) add('commit-trailers', 'an agent commit (Agent: trailer) needs a Model: <model-id> trailer', agent + 1)
+  const noModel = model !== -1 && lines[model].slice('Model:'.length).trim().toLowerCase() === 'none'
+  if (!noModel && find('Co-authored-by') === -1) add('commit-trailers', 'an agent commit (Agent: trailer) needs a Co-authored-by: line', agent + 1)
 }
 
 /** The commits of a range (`main..HEAD`, `HEAD~5..`, one sha) in `root`, merges left out. */

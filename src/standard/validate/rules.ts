@@ -79,7 +79,7 @@ export const RULES: readonly RuleInfo[] = [
   rule('commit-type', 'error', 'The type is one of feat, fix, docs, style, refactor, perf, test, chore, build, ci, revert.', 'Use one of those types.', 'spec: Commit conventions'),
   rule('commit-scope', 'info', 'The header carries a `(<scope>)`.', 'Add the module or area the commit touches.', 'spec: Commit conventions'),
   rule('commit-task-id', 'warning', 'The subject ends with `[<task-id>]` naming a task id.', 'Append the task the commit works on, e.g. `[API12]`.', 'spec: Commit conventions'),
-  rule('commit-trailers', 'error', 'An agent commit (one with an `Agent:` trailer) also carries `Model:` and a `Co-authored-by:` line.', 'Add the missing trailer.', 'spec: Commit conventions v12'),
+  rule('commit-trailers', 'error', 'An agent commit (one with an `Agent:` trailer) also carries `Model:` and a `Co-authored-by:` line (none with `Model: none`: no model wrote it).', 'Add the missing trailer.', 'spec: Commit conventions v12'),
   rule('commit-mention', 'warning', 'A `#<id>` mention matches `^#[A-Za-z][A-Za-z0-9_-]{1,31}$`.', 'Fix the mention.', 'spec: Commit and agent conventions'),
 ]
 

@@ -56,10 +56,14 @@ export async function resolveStandardUrls(root: string, flagUrl?: string, env: N
   return {versionUrl: versionUrl.toString(), changelogUrl: changelog.toString(), source: picked.source}
 }
 
-/** A GET that gives up after `timeoutMs`; resolves to the body or an error reason, never throws. */
-export async function fetchText(url: string, timeoutMs: number): Promise<{ok: true; text: string} | {ok: false; reason: string}> {
+/**
+ * A GET that gives up after `timeoutMs` (or when `signal` aborts: a daemon
+ * stopping); resolves to the body or an error reason, never throws.
+ */
+export async function fetchText(url: string, timeoutMs: number, signal?: AbortSignal): Promise<{ok: true; text: string} | {ok: false; reason: string}> {
   try {
-    const response = await fetch(url, {signal: AbortSignal.timeout(timeoutMs), redirect: 'follow'})
+    const timeout = AbortSignal.timeout(timeoutMs)
+    const response = await fetch(url, {signal: signal ? AbortSignal.any([timeout, signal]) : timeout, redirect: 'follow'})
     if (!response.ok) return {ok: false, reason: `HTTP ${response.status}`}
     return {ok: true, text: await response.text()}
   } catch (error) {

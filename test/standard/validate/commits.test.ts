@@ -27,6 +27,8 @@ describe('commit message checks', () => {
     expect(rules('feat(api): x [API1]\n\nAgent: developer\nModel: claude-opus\nCo-authored-by: Dev <dev@example.com>\n')).toEqual([])
     expect(rules('feat(api): x [API1]\n\nAgent: developer\n')).toEqual(['commit-trailers:error', 'commit-trailers:error'])
     expect(rules('feat(api): x [API1]\n\nAgent: developer\nModel: m\n')).toEqual(['commit-trailers:error'])
+    // The daemon's own commits: no model, so no co-author (docs/daemon.md, Git).
+    expect(rules('chore(api): update modules/api/tasks/API1-x.md (task.transition) [API1]\n\nAgent: daemon\nModel: none\n')).toEqual([])
   })
   it('commit-mention: #<id> mentions must match the mention regex; issue numbers are not mentions', () => {
     expect(rules('feat(api): x [API1]\n\nWorks on #launch and #API1, fixes #12.\n')).toEqual([])

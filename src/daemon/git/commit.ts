@@ -1,0 +1,65 @@
+/**
+ * Commits the daemon's own rewrites and nothing else: each file is staged
+ * alone and committed with a pathspec (`git commit -- <files>`, git's
+ * `--only`), so whatever else the user has staged stays staged and out of
+ * the commit (docs/daemon.md, Git).
+ */
+import type {SimpleGit} from 'simple-git'
+import {GIT_LOCK_ATTEMPTS, GIT_LOCK_RETRY_MS} from './constants.js'
+import {commitMessage, type CommittedWrite} from './message.js'
+import {gitReason} from './runner.js'
+
+export type CommitOutcome =
+  | {state: 'committed'; sha: string; subject: string; files: string[]}
+  | {state: 'nothing'; message: string}
+  | {state: 'failed'; message: string}
+
+/** The daemon's pathspecs are file names, never globs: `[x].md` means that file. */
+const literal = (paths: string[]) => paths.map((path) => `:(literal)${path}`)
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+function commitFailure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  if (/Please tell me who you are|Author identity unknown|empty ident/i.test(message)) return 'git has no identity here: set user.name and user.email'
+  return gitReason(error)
+}
+
+/** `writes` are `.mesh/`-relative; paths given to git are relative to the project root (its cwd). */
+export async function commitWrites(git: SimpleGit, writes: CommittedWrite[]): Promise<CommitOutcome> {
+  let isRepo: boolean
+  try {
+    isRepo = await git.checkIsRepo()
+  } catch (error) {
+    return {state: 'failed', message: `git could not run: ${gitReason(error)}`}
+  }
+  if (!isRepo) return {state: 'failed', message: 'the project is not a git repository'}
+  const byPath = new Map(writes.map((write) => [`.mesh/${write.path}`, write]))
+  try {
+    // A file .gitignore keeps out stays out, even when the deny-list misses it.
+    const ignored = new Set(await git.checkIgnore([...byPath.keys()]))
+    const paths = [...byPath.keys()].filter((path) => !ignored.has(path))
+    if (paths.length === 0) return {state: 'nothing', message: 'every file is ignored by .gitignore'}
+    await withLockRetry(() => git.raw(['add', '--', ...literal(paths)]))
+    const changed = (await git.raw(['diff', '--cached', '--name-only', '--relative', '--', ...literal(paths)])).split('\n').filter((line) => line.trim() !== '')
+    if (changed.length === 0) return {state: 'nothing', message: 'the files equal the last commit'}
+    const {subject, message} = commitMessage(changed.map((path) => byPath.get(path) ?? {path: path.replace(/^\.mesh\//, ''), reason: 'write'}))
+    await withLockRetry(() => git.raw(['commit', '--quiet', '-m', message, '--', ...literal(changed)]))
+    const sha = (await git.raw(['rev-parse', 'HEAD'])).trim()
+    return {state: 'committed', sha, subject, files: changed}
+  } catch (error) {
+    return {state: 'failed', message: commitFailure(error)}
+  }
+}
+
+/** Another git process (the user's) may hold index.lock for a moment: wait and try again. */
+async function withLockRetry<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work()
+    } catch (error) {
+      if (attempt >= GIT_LOCK_ATTEMPTS || !/index\.lock/.test(String(error))) throw error
+      await sleep(GIT_LOCK_RETRY_MS * attempt)
+    }
+  }
+}
