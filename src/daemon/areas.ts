@@ -10,6 +10,8 @@ import {watchArea} from './watch/index.js'
 import {protocolsArea, workflowsArea} from './workflows/index.js'
 import {linksArea} from './links/index.js'
 import {storageArea} from './storage/index.js'
+import {gitArea} from './git/index.js'
+import {standardCheckArea} from './standard-check/index.js'
 
 export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = [
   tasksArea,
@@ -18,4 +20,6 @@ export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = [
   protocolsArea,
   linksArea,
   storageArea,
+  (context) => gitArea(context),
+  (context) => standardCheckArea(context),
 ]
