@@ -7,18 +7,19 @@ import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {call, registerAgent, spawnRegistry, type SpawnedRegistry} from './spawn-registry.js'
+import {startServer, type RunningServer} from '../../support/cli.js'
+import {call, registerAgent} from '../../support/registry-http.js'
 
 describe('inbox durability', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mesh-durable-'))
-  const running: SpawnedRegistry[] = []
+  const running: RunningServer[] = []
   afterAll(async () => {
     await Promise.all(running.map((r) => r.stop()))
     rmSync(dir, {recursive: true, force: true})
   })
 
   it('keeps posted messages across SIGKILL and restart, and still consumes each once', async () => {
-    const first = await spawnRegistry(['--data', dir])
+    const first = await startServer('registry', ['--json', '--data', dir])
     running.push(first)
     const ann = await registerAgent(first.url, 'ann-durable')
     const bob = await registerAgent(first.url, 'bob-durable')
@@ -31,7 +32,7 @@ describe('inbox durability', () => {
     first.child.kill('SIGKILL')
     expect(await first.exited).toBe('SIGKILL')
 
-    const second = await spawnRegistry(['--data', dir])
+    const second = await startServer('registry', ['--json', '--data', dir])
     running.push(second)
     // the JWT secret lives in the data dir too: tokens minted before the crash still work
     const read = await call(`${second.url}/agents/messages`, {token: bob.token})

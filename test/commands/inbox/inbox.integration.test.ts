@@ -3,44 +3,31 @@
  * process, with agents registered by the real `mesh register` (file secrets).
  * Needs a fresh dist/ (npm test builds first).
  */
-import {spawn} from 'node:child_process'
-import {once} from 'node:events'
+import {randomBytes} from 'node:crypto'
 import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {createLocalBus} from '../../../src/bus/bus.js'
 import {serve, type HostedServer} from '../../../src/http/host.js'
 import {silentLogger} from '../../../src/lib/log.js'
-import {randomBytes} from 'node:crypto'
 import {createRegistryContext} from '../../../src/registry/context.js'
 import {createMessagingPart, type MessagingPart} from '../../../src/registry/messaging/index.js'
 import {createRegistry} from '../../../src/registry/registry.js'
 import {createMemoryRegistryStore} from '../../../src/registry/store/store.js'
-import {FrameClient} from './harness.js'
-import {call} from './spawn-registry.js'
-
-const BIN = fileURLToPath(new URL('../../../bin/run.js', import.meta.url))
+import {FrameClient} from '../../registry/messaging/harness.js'
+import {runCli, spawnCli} from '../../support/cli.js'
+import {call} from '../../support/registry-http.js'
 
 describe('mesh inbox', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mesh-inbox-cli-'))
-  const env = {...process.env, CI: 'true', NO_COLOR: '1', MESH_SECRETS_BACKEND: 'file', MESH_CREDENTIALS_DIR: dir, MESH_REGISTRY: ''}
+  const env = {MESH_SECRETS_BACKEND: 'file', MESH_CREDENTIALS_DIR: dir, MESH_REGISTRY: ''}
   let server: HostedServer
   let part: MessagingPart
   let registry: string
   const tokens: Record<string, string> = {}
 
-  const run = async (args: string[], input?: string, command = 'inbox') => {
-    const child = spawn(process.execPath, [BIN, command, ...args], {env, stdio: ['pipe', 'pipe', 'pipe']})
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c))
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c))
-    child.stdin.end(input ?? '')
-    const [code] = await once(child, 'exit')
-    return {code: code as number, stdout, stderr}
-  }
+  const run = (args: string[], input?: string, command = 'inbox') => runCli([command, ...args], {env, input})
 
   beforeAll(async () => {
     const context = createRegistryContext({store: createMemoryRegistryStore(), bus: createLocalBus(), logger: silentLogger, publicUrl: 'http://127.0.0.1', jwtSecret: randomBytes(32)})
@@ -124,31 +111,14 @@ describe('mesh inbox', () => {
   })
 
   it('watches live messages as NDJSON until SIGTERM', async () => {
-    const child = spawn(process.execPath, [BIN, 'inbox', 'watch', '--agent', 'bob-cli'], {env, stdio: ['ignore', 'pipe', 'pipe']})
-    const lines: Record<string, unknown>[] = []
-    let buffer = ''
-    let wake: (() => void) | undefined
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      buffer += chunk
-      const parts = buffer.split('\n')
-      buffer = parts.pop()!
-      for (const line of parts) lines.push(JSON.parse(line))
-      wake?.()
-    })
-    const until = async (n: number) => {
-      while (lines.length < n) await new Promise<void>((resolve) => (wake = resolve))
-    }
-    await until(1)
-    expect(lines[0]).toMatchObject({type: 'welcome', agent_id: 'bob-cli'})
+    const watch = spawnCli(['inbox', 'watch', '--agent', 'bob-cli'], {env})
+    expect(await watch.nextJson()).toMatchObject({type: 'welcome', agent_id: 'bob-cli'})
     const ann = await FrameClient.connect(`${registry.replace('http', 'ws')}/v1/agents/ws?token=${tokens['ann-cli']}`)
     ann.send({msg_type: 'message', to: 'bob-cli', payload: {live: true}})
     expect(await ann.next()).toMatchObject({type: 'delivered', sockets: 1})
-    await until(2)
-    expect(lines[1]).toMatchObject({type: 'message', from: 'ann-cli', payload: {live: true}})
+    expect(await watch.nextJson()).toMatchObject({type: 'message', from: 'ann-cli', payload: {live: true}})
     await ann.close()
-    child.kill('SIGTERM')
-    const [code] = await once(child, 'exit')
-    expect(code).toBe(0)
+    expect(await watch.stop('SIGTERM')).toBe(0)
     expect((await call(`${registry}/v1/agents/messages`, {token: tokens['bob-cli']})).body.messages).toEqual([])
   })
 })
