@@ -14,6 +14,10 @@ export interface DaemonHarness {
   close(): Promise<void>
 }
 
+// Fixture projects name hub.example.com, which these machines cannot reach: no standard catch-up call from tests
+// (the standard-check tests set their own URL).
+process.env.MESH_STANDARD_URL ??= ''
+
 export async function startHarness(options: Partial<StartDaemonOptions> & {repo?: FixtureRepo} = {}): Promise<DaemonHarness> {
   const repo = options.repo ?? makeRepo()
   const running = await startDaemon({root: repo.root, logger: silentLogger, port: 0, ...options})

@@ -16,6 +16,7 @@ import {setTimeout as sleep} from 'node:timers/promises'
 import {isProcessAlive} from '../../client/daemon/locate.js'
 import {MeshError} from '../../lib/errors.js'
 import {createFileExclusive} from '../../lib/exclusive-create.js'
+import {createMutex, type Mutex} from '../../lib/mutex.js'
 
 /** `.mesh/.runtime/links.lock`: deny-listed, never committed. Relative to `.mesh/`. */
 export const LINKS_LOCK_FILE = '.runtime/links.lock'
@@ -35,6 +36,19 @@ export interface FileLockOptions {
 
 /** Nonces this process holds right now: a lock naming our pid with another nonce was left by an earlier process. */
 const held = new Set<string>()
+
+/**
+ * Holders in one process take turns on a mutex per lock path before they touch
+ * the file, so the file only ever arbitrates between processes. Without it, a
+ * holder's release (read, then remove) could remove a lock another holder of
+ * the same process had just taken over and re-created.
+ */
+const turns = new Map<string, Mutex>()
+const turnOf = (path: string) => {
+  let mutex = turns.get(path)
+  if (!mutex) turns.set(path, (mutex = createMutex()))
+  return mutex
+}
 
 const pidOf = (content: string) => Number(content.trim().split(/\s+/)[0])
 
@@ -77,7 +91,11 @@ async function release(path: string, mine: string): Promise<void> {
 }
 
 /** Runs `work` while holding the lock file at `path` (absolute); see the file comment. */
-export async function withFileLock<T>(path: string, work: () => Promise<T>, options: FileLockOptions = {}): Promise<T> {
+export function withFileLock<T>(path: string, work: () => Promise<T>, options: FileLockOptions = {}): Promise<T> {
+  return turnOf(path).run(() => holdFileLock(path, work, options))
+}
+
+async function holdFileLock<T>(path: string, work: () => Promise<T>, options: FileLockOptions): Promise<T> {
   const waitMs = options.waitMs ?? LINKS_LOCK_WAIT_MS
   const pollMs = options.pollMs ?? LINKS_LOCK_POLL_MS
   const staleMs = options.staleMs ?? LINKS_LOCK_STALE_MS
