@@ -6,6 +6,7 @@
 import type {DaemonContext} from './context.js'
 import type {DaemonArea} from './area.js'
 import {tasksArea} from './tasks/index.js'
+import {versionsArea} from './versions/index.js'
 import {watchArea} from './watch/index.js'
 import {protocolsArea, workflowsArea} from './workflows/index.js'
 import {linksArea} from './links/index.js'
@@ -16,6 +17,7 @@ import {standardCheckArea} from './standard-check/index.js'
 export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = [
   tasksArea,
   watchArea,
+  versionsArea,
   workflowsArea,
   protocolsArea,
   linksArea,
