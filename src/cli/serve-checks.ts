@@ -6,8 +6,8 @@
 import {stat} from 'node:fs/promises'
 import {resolve} from 'node:path'
 import {MeshError} from '../lib/errors.js'
-
 import {SCHEMA_NAME} from '../store/schema-name.js'
+
 const usage = (code: string, message: string) => new MeshError('invalid', code, message)
 
 /** host[:port] of a URL, without its user and password; the raw text when it does not parse. */
