@@ -4,6 +4,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 import WebSocket from 'ws'
 import {silentLogger} from '../../src/lib/log.js'
 import {startDaemon} from '../../src/daemon/start.js'
+import {getValidator} from '../../src/lib/schemas.js'
 import {caught} from '../support/caught.js'
 import {makeRepo} from '../standard/fixtures.js'
 import {startHarness, type DaemonHarness} from './harness.js'
@@ -24,6 +25,8 @@ describe('daemon core', () => {
     expect(health.body.features).toContain('features.debug.stream.v1')
     expect(health.body.context_tree.token_estimate).toBeGreaterThan(0)
     expect(health.body.warnings).toEqual([])
+    expect(getValidator('daemon-health')(health.body)).toBe(true)
+    expect(getValidator('daemon-info')((await harness.call('GET', '/info')).body)).toBe(true)
 
     const runtime = JSON.parse(readFileSync(join(harness.repo.root, '.mesh/.runtime/daemon.json'), 'utf8'))
     expect(runtime).toMatchObject({port: harness.running.port, pid: process.pid})
@@ -96,6 +99,7 @@ describe('daemon core', () => {
     const received = new Promise<any>((resolve) => ws.once('message', (data) => resolve(JSON.parse(String(data)))))
     harness.running.daemon.context.events.publish('links.updated', {id: 'api'})
     const event = await received
+    expect(getValidator('daemon-event')(event)).toBe(true)
     expect(event).toMatchObject({type: 'links.updated', data: {id: 'api'}})
     expect(new Date(event.ts).toISOString()).toBe(event.ts)
     ws.close()
