@@ -2,21 +2,13 @@
  * `mesh cluster boards|post|posts` end to end: the built binary (dist/, fresh
  * from `npm test`'s build) against a boards part listening on a real port.
  */
-import {execFile} from 'node:child_process'
 import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {join, resolve} from 'node:path'
+import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {listen, type Listening} from '../../../src/http/listen.js'
-import {makeWorld, type TestCluster, type World} from './support.js'
-
-const BIN = resolve(import.meta.dirname, '../../../bin/run.js')
-
-interface Run {
-  code: number
-  stdout: string
-  stderr: string
-}
+import {makeWorld, type TestCluster, type World} from '../../cluster/boards/support.js'
+import {json, runCli} from '../../support/cli.js'
 
 describe('mesh cluster boards / post / posts', () => {
   let world: World
@@ -25,16 +17,8 @@ describe('mesh cluster boards / post / posts', () => {
   let open: TestCluster
   const dir = mkdtempSync(join(tmpdir(), 'mesh-boards-cli-'))
 
-  /** Runs the CLI with a clean environment apart from MESH_RELAY. */
-  const mesh = (args: string[], options: {stdin?: string; relay?: string} = {}) =>
-    new Promise<Run>((done) => {
-      const env: NodeJS.ProcessEnv = {PATH: process.env.PATH, HOME: dir, MESH_RELAY: options.relay ?? server.url, NO_COLOR: '1'}
-      const child = execFile(process.execPath, [BIN, ...args], {env, timeout: 30_000}, (error, stdout, stderr) => {
-        done({code: error ? ((error as {code?: number}).code ?? 1) : 0, stdout, stderr})
-      })
-      child.stdin?.end(options.stdin ?? '')
-    })
-  const json = (run: Run) => JSON.parse(run.stdout)
+  /** Runs the CLI with its own HOME and MESH_RELAY. */
+  const mesh = (args: string[], options: {stdin?: string; relay?: string} = {}) => runCli(args, {env: {HOME: dir, MESH_RELAY: options.relay ?? server.url}, input: options.stdin})
 
   beforeAll(async () => {
     world = makeWorld()

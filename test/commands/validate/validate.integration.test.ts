@@ -1,16 +1,10 @@
-import {execFileSync, spawnSync} from 'node:child_process'
+import {execFileSync} from 'node:child_process'
 import {mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {makeRepo, taskFile, type FixtureRepo} from '../fixtures.js'
-
-// Runs the built binary (npm test builds dist/ and the manifest first).
-const BIN = join(__dirname, '..', '..', '..', 'bin', 'run.js')
-const run = (args: string[], options: {cwd?: string; nodeArgs?: string[]} = {}) => {
-  const result = spawnSync(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {cwd: options.cwd, encoding: 'utf8', env: {...process.env, NO_COLOR: '1'}})
-  return {code: result.status, stdout: result.stdout, stderr: result.stderr}
-}
+import {makeRepo, taskFile, type FixtureRepo} from '../../standard/fixtures.js'
+import {runCli} from '../../support/cli.js'
 
 describe('mesh validate (built CLI)', () => {
   let valid: FixtureRepo
@@ -24,18 +18,18 @@ describe('mesh validate (built CLI)', () => {
     invalid.cleanup()
   })
 
-  it('exits 0 on a valid folder with a summary line', () => {
-    const result = run(['validate', valid.root])
+  it('exits 0 on a valid folder with a summary line', async () => {
+    const result = await runCli(['validate', valid.root])
     expect(result.code).toBe(0)
     expect(result.stdout.trim()).toMatch(/^✓ no problems — 21 files checked$/)
   })
 
-  it('defaults to the current folder', () => {
-    expect(run(['validate'], {cwd: valid.root}).code).toBe(0)
+  it('defaults to the current folder', async () => {
+    expect((await runCli(['validate'], {cwd: valid.root})).code).toBe(0)
   })
 
-  it('exits 1 with findings grouped by file', () => {
-    const result = run(['validate', invalid.root])
+  it('exits 1 with findings grouped by file', async () => {
+    const result = await runCli(['validate', invalid.root])
     expect(result.code).toBe(1)
     expect(result.stdout).toContain('.mesh/modules/api/tasks/API2-broken.md\n  4:9')
     expect(result.stdout).toContain('task-depends')
@@ -43,9 +37,9 @@ describe('mesh validate (built CLI)', () => {
     expect(result.stdout.trim().split('\n').at(-1)).toMatch(/^✖ 2 errors, 1 warning, 0 infos — 22 files checked$/)
   })
 
-  it('--format json and --json print the report', () => {
+  it('--format json and --json print the report', async () => {
     for (const flags of [['--format', 'json'], ['--json']]) {
-      const result = run(['validate', invalid.root, ...flags])
+      const result = await runCli(['validate', invalid.root, ...flags])
       expect(result.code).toBe(1)
       const report = JSON.parse(result.stdout)
       expect(report).toMatchObject({ok: false, summary: {errors: 2, warnings: 1}})
@@ -53,17 +47,17 @@ describe('mesh validate (built CLI)', () => {
     }
   })
 
-  it('--format github prints annotations relative to the working directory', () => {
+  it('--format github prints annotations relative to the working directory', async () => {
     // Run from the folder holding the repo, as a CI checkout would: paths carry the repo folder's name.
     const name = invalid.root.split('/').pop() as string
-    const result = run(['validate', name, '--format', 'github'], {cwd: join(invalid.root, '..')})
+    const result = await runCli(['validate', name, '--format', 'github'], {cwd: join(invalid.root, '..')})
     expect(result.code).toBe(1)
     expect(result.stdout).toMatch(new RegExp(`^::error file=${name}/\\.mesh/modules/api/tasks/API2-broken\\.md,line=4,col=9,title=schema::`, 'm'))
     expect(result.stdout).toContain('::warning file=')
   })
 
-  it('--format sarif prints a SARIF 2.1.0 log', () => {
-    const result = run(['validate', invalid.root, '--format', 'sarif'])
+  it('--format sarif prints a SARIF 2.1.0 log', async () => {
+    const result = await runCli(['validate', invalid.root, '--format', 'sarif'])
     expect(result.code).toBe(1)
     const sarif = JSON.parse(result.stdout)
     expect(sarif.version).toBe('2.1.0')
@@ -71,10 +65,10 @@ describe('mesh validate (built CLI)', () => {
     expect(sarif.runs[0].tool.driver.rules.length).toBeGreaterThan(40)
   })
 
-  it('--verbose lists skipped paths', () => {
+  it('--verbose lists skipped paths', async () => {
     const repo = makeRepo({'.mesh/credentials/invite.url': 'https://x.example/secret'})
     try {
-      const result = run(['validate', repo.root, '--verbose'])
+      const result = await runCli(['validate', repo.root, '--verbose'])
       expect(result.code).toBe(0)
       expect(result.stdout).toContain('.mesh/credentials/  secrets (deny-list): never read')
     } finally {
@@ -82,16 +76,16 @@ describe('mesh validate (built CLI)', () => {
     }
   })
 
-  it('exits 2 on usage errors: missing folder, unknown flag, bad format', () => {
-    const missing = run(['validate', '/nonexistent/mesh-repo'])
+  it('exits 2 on usage errors: missing folder, unknown flag, bad format', async () => {
+    const missing = await runCli(['validate', '/nonexistent/mesh-repo'])
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain('No such directory: /nonexistent/mesh-repo')
     expect(missing.stderr).not.toMatch(/\n\s+at /)
-    expect(run(['validate', valid.root, '--bogus']).code).toBe(2)
-    expect(run(['validate', valid.root, '--format', 'xml']).code).toBe(2)
+    expect((await runCli(['validate', valid.root, '--bogus'])).code).toBe(2)
+    expect((await runCli(['validate', valid.root, '--format', 'xml'])).code).toBe(2)
   })
 
-  it('never crashes on hostile files: binary, empty, not UTF-8, a FIFO, symbolic-link loops', () => {
+  it('never crashes on hostile files: binary, empty, not UTF-8, a FIFO, symbolic-link loops', async () => {
     const repo = makeRepo({'.mesh/docs/ops/empty.md': '', '.mesh/public/links.yaml': ''})
     try {
       writeFileSync(join(repo.root, '.mesh/modules/api/tasks/API2-blob.md'), Buffer.from([0x00, 0xff, 0xfe, 0x89, 0x50, 0x4e, 0x47]))
@@ -99,7 +93,7 @@ describe('mesh validate (built CLI)', () => {
       symlinkSync('loop-b', join(repo.root, '.mesh/docs/loop-a'))
       symlinkSync('loop-a', join(repo.root, '.mesh/docs/loop-b'))
       execFileSync('mkfifo', [join(repo.root, '.mesh/docs/pipe')])
-      const result = run(['validate', repo.root, '--json'])
+      const result = await runCli(['validate', repo.root, '--json'])
       expect(result.code).toBe(1)
       expect(result.stderr).toBe('')
       const report = JSON.parse(result.stdout)
@@ -120,7 +114,7 @@ describe('mesh validate (built CLI)', () => {
     }
   })
 
-  it('neither --help nor a run loads Koa, ws, Ink, React or SQLite', () => {
+  it('neither --help nor a run loads Koa, ws, Ink, React or SQLite', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mesh-hook-'))
     try {
       const log = join(dir, 'loaded.txt')
@@ -128,8 +122,8 @@ describe('mesh validate (built CLI)', () => {
       writeFileSync(join(dir, 'hooks.mjs'), `import {appendFileSync} from 'node:fs'\nexport async function resolve(specifier, context, next) {\n  const result = await next(specifier, context)\n  appendFileSync(${JSON.stringify(log)}, result.url + '\\n')\n  return result\n}\n`)
       writeFileSync(join(dir, 'register.mjs'), `import {register} from 'node:module'\nregister(${JSON.stringify('file://' + join(dir, 'hooks.mjs'))})\n`)
       const nodeArgs = ['--import', join(dir, 'register.mjs')]
-      expect(run(['validate', '--help'], {nodeArgs}).code).toBe(0)
-      expect(run(['validate', valid.root], {nodeArgs}).code).toBe(0)
+      expect((await runCli(['validate', '--help'], {nodeArgs})).code).toBe(0)
+      expect((await runCli(['validate', valid.root], {nodeArgs})).code).toBe(0)
       const loaded = readFileSync(log, 'utf8')
       expect(loaded).toContain('/yaml/') // the hook did see the validator's imports
       expect(loaded).not.toMatch(/node_modules\/(koa|ws|ink|react|better-sqlite3|pg|nats)\//)
@@ -152,24 +146,24 @@ describe('mesh validate (built CLI)', () => {
     })
     afterAll(() => rmSync(repo, {recursive: true, force: true}))
 
-    it('checks each commit of a range', () => {
-      const good = run(['validate', repo, '--commits', 'HEAD~2..HEAD~1', '--json'])
+    it('checks each commit of a range', async () => {
+      const good = await runCli(['validate', repo, '--commits', 'HEAD~2..HEAD~1', '--json'])
       expect(good.code).toBe(0)
       expect(JSON.parse(good.stdout)).toMatchObject({ok: true, summary: {files: 1, errors: 0}})
-      const all = run(['validate', repo, '--commits', 'HEAD~2..HEAD', '--json'])
+      const all = await runCli(['validate', repo, '--commits', 'HEAD~2..HEAD', '--json'])
       expect(all.code).toBe(1)
       const rules = JSON.parse(all.stdout).findings.map((finding: {rule: string}) => finding.rule)
       expect(rules).toEqual(['commit-format', 'commit-trailers', 'commit-trailers'])
     })
 
-    it('exits 2 on a bad range', () => {
-      const result = run(['validate', repo, '--commits', 'nope..HEAD'])
+    it('exits 2 on a bad range', async () => {
+      const result = await runCli(['validate', repo, '--commits', 'nope..HEAD'])
       expect(result.code).toBe(2)
       expect(result.stderr).toContain('cannot read commits nope..HEAD')
-      const empty = run(['validate', repo, '--commits', ''])
+      const empty = await runCli(['validate', repo, '--commits', ''])
       expect(empty.code).toBe(2)
       expect(empty.stderr).toContain('--commits needs a revision range')
-      expect(run(['validate', repo, '--commits', '--all']).code).toBe(2)
+      expect((await runCli(['validate', repo, '--commits', '--all'])).code).toBe(2)
     })
   })
 })

@@ -8,7 +8,8 @@ import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
 import {ClusterClient} from '../../../src/client/cluster/client.js'
 import type {MessageFrame} from '../../../src/client/cluster/frames.js'
 import type {HostedServer} from '../../../src/http/index.js'
-import {REPO_ROOT, startRelay} from '../../commands/cluster/harness.js'
+import {cliCommandLine, REPO_ROOT} from '../../support/cli.js'
+import {startRelay} from './harness.js'
 
 const hasTmux = spawnSync('tmux', ['-V']).status === 0
 const SOCKET = `mesh-room-test-${process.pid}`
@@ -29,7 +30,7 @@ describe.skipIf(!hasTmux)('mesh cluster join on a terminal (tmux)', () => {
   it('shows the room, sends broadcast and /msg lines, and leaves when the cluster is deleted', async () => {
     const client = new ClusterClient({relay: relay.url})
     const {cluster_id, token, admin_token} = await client.create({name: 'tty'})
-    const command = `node bin/run.js cluster join ${cluster_id} --token ${token} --agent ada; echo "EXIT CODE $?"; sleep 60`
+    const command = `${cliCommandLine(['cluster', 'join', cluster_id, '--token', token, '--agent', 'ada'])}; echo "EXIT CODE $?"; sleep 60`
     tmux('new-session', '-d', '-x', '110', '-y', '24', '-s', 'room', '-c', REPO_ROOT, '-e', `MESH_RELAY=${relay.url}`, '-e', 'CI=false', command)
 
     await vi.waitFor(() => expect(pane()).toContain('connected · 1 online'), WAIT)
@@ -58,7 +59,7 @@ describe.skipIf(!hasTmux)('mesh cluster join on a terminal (tmux)', () => {
   it('shows a refused join in the view and exits 1', async () => {
     const client = new ClusterClient({relay: relay.url})
     const {cluster_id} = await client.create({name: 'locked'})
-    const command = `node bin/run.js cluster join ${cluster_id} --token ck_wrong --agent eve; echo "EXIT CODE $?"; sleep 60`
+    const command = `${cliCommandLine(['cluster', 'join', cluster_id, '--token', 'ck_wrong', '--agent', 'eve'])}; echo "EXIT CODE $?"; sleep 60`
     tmux('new-session', '-d', '-x', '110', '-y', '24', '-s', 'locked', '-c', REPO_ROOT, '-e', `MESH_RELAY=${relay.url}`, '-e', 'CI=false', command)
     const lockedPane = () => tmux('capture-pane', '-p', '-t', 'locked')
     await vi.waitFor(() => expect(lockedPane()).toContain('EXIT CODE 1'), WAIT)
