@@ -3,41 +3,20 @@
  * real NATS server (own subject prefix): presence, broadcasts and deletion
  * cross nodes. Needs a fresh build (`npm test` builds first).
  */
-import {spawn, type ChildProcess} from 'node:child_process'
-import {createInterface} from 'node:readline'
 import {afterAll, beforeAll, expect, it} from 'vitest'
 import {dropSchema, NATS_URL, PG_URL, uniqueNatsPrefix, uniqueSchema} from '../support/backends.js'
+import {startServer, type RunningServer} from '../support/cli.js'
 import {api, createCluster, join, type Client} from './helpers.js'
 
 const schema = uniqueSchema('relay')
 const prefix = uniqueNatsPrefix()
-const nodes: Array<{child: ChildProcess; url: string}> = []
+const nodes: RunningServer[] = []
 const clients: Client[] = []
 
-function startNode(): Promise<{child: ChildProcess; url: string}> {
-  const child = spawn(process.execPath, ['bin/run.js', 'serve', 'relay', '--port', '0', '--json', '--database-url', PG_URL, '--database-schema', schema, '--nats', NATS_URL, '--nats-prefix', prefix], {
-    cwd: new URL('../..', import.meta.url).pathname,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {...process.env, MESH_LOG_LEVEL: 'warn'},
-  })
-  let stderr = ''
-  child.stderr!.on('data', (chunk) => (stderr += chunk))
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`relay exited with ${code}: ${stderr}`)))
-    createInterface({input: child.stdout!}).once('line', (line) => {
-      const node = {child, url: (JSON.parse(line) as {url: string}).url}
-      nodes.push(node)
-      resolve(node)
-    })
-  })
-}
-
-function stopNode(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode)
-  return new Promise((resolve) => {
-    child.once('exit', (code) => resolve(code))
-    child.kill('SIGTERM')
-  })
+async function startNode(): Promise<RunningServer> {
+  const node = await startServer('relay', ['--json', '--database-url', PG_URL, '--database-schema', schema, '--nats', NATS_URL, '--nats-prefix', prefix])
+  nodes.push(node)
+  return node
 }
 
 beforeAll(async () => {
@@ -46,7 +25,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const c of clients) c.ws.terminate()
-  for (const {child} of nodes) child.kill('SIGKILL')
+  for (const {child} of nodes) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   await dropSchema(schema)
 })
 
@@ -100,7 +79,7 @@ it('announces the members of a stopping node as offline and cleans its presence'
   const dan = await join(c.url, cluster_id, {agent: 'dan'})
   clients.push(alice, dan)
   await alice.next((f) => f.type === 'presence' && f.status === 'online')
-  expect(await stopNode(c.child)).toBe(0)
+  expect(await c.stop()).toBe(0)
   expect(dan.frames.at(-1)).toEqual({type: 'closed', reason: 'server_shutdown'})
   expect(await alice.next((f) => f.type === 'presence' && f.status === 'offline')).toEqual({type: 'presence', agent: 'dan', did: null, status: 'offline'})
   expect((await api(a.url, 'GET', `/v1/clusters/${cluster_id}`)).body.cluster).toMatchObject({online: 1, members: [{agent: 'alice', did: null}]})

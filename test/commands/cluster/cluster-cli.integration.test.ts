@@ -3,7 +3,8 @@ import {ClusterClient} from '../../../src/client/cluster/client.js'
 import type {ClusterConnection} from '../../../src/client/cluster/connection.js'
 import type {MessageFrame} from '../../../src/client/cluster/frames.js'
 import type {HostedServer} from '../../../src/http/index.js'
-import {mesh, meshRun, startRelay} from './harness.js'
+import {runCli, spawnCli} from '../../support/cli.js'
+import {startRelay} from './harness.js'
 
 let relay: HostedServer
 let env: Record<string, string>
@@ -24,52 +25,52 @@ const nextMessage = (connection: ClusterConnection) => new Promise<MessageFrame>
 
 describe('mesh cluster create | list | show | delete', () => {
   it('creates a private cluster, prints the tokens once with a warning, and keeps it out of the catalog', async () => {
-    const human = await meshRun(['cluster', 'create', '--name', 'Backroom'], env)
+    const human = await runCli(['cluster', 'create', '--name', 'Backroom'], {env})
     expect(human.code).toBe(0)
     expect(human.stdout).toMatch(/^cluster\s+c_\S+$/m)
     expect(human.stdout).toMatch(/admin token {2}ak_\S+ {3}\(delete\/administer: keep it secret\)/)
     expect(human.stderr).toContain('the admin token is shown only once')
 
-    const json = await meshRun(['cluster', 'create', '--name', 'Backroom 2', '--json'], env)
+    const json = await runCli(['cluster', 'create', '--name', 'Backroom 2', '--json'], {env})
     const created = JSON.parse(json.stdout)
     expect(created).toMatchObject({cluster_id: expect.stringMatching(/^c_/), token: expect.stringMatching(/^ck_/), admin_token: expect.stringMatching(/^ak_/), visibility: 'private'})
 
-    const list = JSON.parse((await meshRun(['cluster', 'list', '--json'], env)).stdout)
+    const list = JSON.parse((await runCli(['cluster', 'list', '--json'], {env})).stdout)
     expect(list.clusters.map((item: {id: string}) => item.id)).not.toContain(created.cluster_id)
-    const show = await meshRun(['cluster', 'show', created.cluster_id], env)
+    const show = await runCli(['cluster', 'show', created.cluster_id], {env})
     expect(show.code).toBe(1)
     expect(show.stderr).toMatch(/Error: .*/)
   })
 
   it('lists and shows a public cluster by slug, then deletes it with the admin token only', async () => {
     const created = JSON.parse(
-      (await meshRun(['cluster', 'create', '--name', 'Town Square', '--visibility', 'public', '--topic', '#town', '--description', 'Everyone', '--props-json', '{"lang":"en"}', '--json'], env)).stdout,
+      (await runCli(['cluster', 'create', '--name', 'Town Square', '--visibility', 'public', '--topic', '#town', '--description', 'Everyone', '--props-json', '{"lang":"en"}', '--json'], {env})).stdout,
     )
-    const listed = await meshRun(['cluster', 'list'], env)
+    const listed = await runCli(['cluster', 'list'], {env})
     expect(listed.stdout).toMatch(new RegExp(`${created.cluster_id}\\s+town-square\\s+0\\s+#town\\s+Everyone`))
-    const shown = JSON.parse((await meshRun(['cluster', 'show', 'town-square', '--json'], env)).stdout)
+    const shown = JSON.parse((await runCli(['cluster', 'show', 'town-square', '--json'], {env})).stdout)
     expect(shown.cluster).toMatchObject({name: 'Town Square', topic: '#town'})
 
-    const withJoinToken = await meshRun(['cluster', 'delete', created.cluster_id, '--admin-token', created.token], env)
+    const withJoinToken = await runCli(['cluster', 'delete', created.cluster_id, '--admin-token', created.token], {env})
     expect(withJoinToken.code).toBe(2)
     expect(oneLine(withJoinToken.stderr)).toContain('That is the join token (ck_…); delete needs the admin token (ak_…)')
-    const wrong = await meshRun(['cluster', 'delete', created.cluster_id, '--admin-token', 'ak_wrong', '--json'], env)
+    const wrong = await runCli(['cluster', 'delete', created.cluster_id, '--admin-token', 'ak_wrong', '--json'], {env})
     expect(wrong.code).toBe(1)
     expect(JSON.parse(wrong.stdout).error).toMatchObject({code: expect.any(String), message: expect.any(String)})
 
-    const deleted = await meshRun(['cluster', 'delete', created.cluster_id, '--json'], {...env, MESH_CLUSTER_ADMIN_TOKEN: created.admin_token})
+    const deleted = await runCli(['cluster', 'delete', created.cluster_id, '--json'], {env: {...env, MESH_CLUSTER_ADMIN_TOKEN: created.admin_token}})
     expect(deleted.code).toBe(0)
     expect(JSON.parse(deleted.stdout)).toEqual({ok: true, cluster_id: created.cluster_id})
-    expect((await meshRun(['cluster', 'show', 'town-square'], env)).code).toBe(1)
+    expect((await runCli(['cluster', 'show', 'town-square'], {env})).code).toBe(1)
   })
 
   it('refuses bad flags and an unreachable relay with one clear line', async () => {
-    const badProps = await meshRun(['cluster', 'create', '--props-json', '[1]'], env)
+    const badProps = await runCli(['cluster', 'create', '--props-json', '[1]'], {env})
     expect(badProps.code).toBe(2)
     expect(oneLine(badProps.stderr)).toContain('--props-json must be a JSON object')
-    const badRelay = await meshRun(['cluster', 'list', '--relay', 'not a url'])
+    const badRelay = await runCli(['cluster', 'list', '--relay', 'not a url'])
     expect(badRelay.code).toBe(2)
-    const down = await meshRun(['cluster', 'list', '--relay', 'http://127.0.0.1:1'])
+    const down = await runCli(['cluster', 'list', '--relay', 'http://127.0.0.1:1'])
     expect(down.code).toBe(1)
     expect(oneLine(down.stderr)).toContain('Cannot reach the relay at http://127.0.0.1:1')
     expect(down.stderr).not.toMatch(/\n\s+at /)
@@ -79,7 +80,7 @@ describe('mesh cluster create | list | show | delete', () => {
 describe('mesh cluster join in pipe mode', () => {
   it('sends stdin lines and prints every frame as NDJSON, exiting 0 once stdin ends and the acks are in', async () => {
     const {cluster_id, token} = await client.create({name: 'pipe'})
-    const join = mesh(['cluster', 'join', cluster_id, '--token', token, '--agent', 'cli', '--did', 'did:key:zCli', '--json'], env)
+    const join = spawnCli(['cluster', 'join', cluster_id, '--token', token, '--agent', 'cli', '--did', 'did:key:zCli', '--json'], {env})
     expect(await join.nextJson()).toMatchObject({type: 'ready', you: 'cli', you_did: 'did:key:zCli', online: ['cli']})
 
     const peer = client.connection(cluster_id, {agent: 'peer', token})
@@ -113,7 +114,7 @@ describe('mesh cluster join in pipe mode', () => {
 
   it('passes payloads through exactly both ways: big numbers, deep nesting, one line per frame', async () => {
     const {cluster_id, token} = await client.create({name: 'exact'})
-    const join = mesh(['cluster', 'join', cluster_id, '--token', token, '--agent', 'cli', '--json'], env)
+    const join = spawnCli(['cluster', 'join', cluster_id, '--token', token, '--agent', 'cli', '--json'], {env})
     expect(await join.nextJson()).toMatchObject({type: 'ready'})
     const peer = client.connection(cluster_id, {agent: 'peer', token})
     const peerRaw: string[] = []
@@ -143,7 +144,7 @@ describe('mesh cluster join in pipe mode', () => {
 
   it('prints closed{deleted} and exits 0 when the cluster is deleted, stdin still open', async () => {
     const {cluster_id, token, admin_token} = await client.create({name: 'doomed'})
-    const join = mesh(['cluster', 'join', cluster_id, '--token', token, '--agent', 'cli'], env) // not a TTY: pipe mode without --json
+    const join = spawnCli(['cluster', 'join', cluster_id, '--token', token, '--agent', 'cli'], {env}) // not a TTY: pipe mode without --json
     expect(await join.nextJson()).toMatchObject({type: 'ready'})
     await client.delete(cluster_id, admin_token)
     expect(await join.nextJson()).toEqual({type: 'closed', reason: 'deleted'})
@@ -153,11 +154,11 @@ describe('mesh cluster join in pipe mode', () => {
 
   it('exits 1 with one JSON error line for a wrong token or an unknown cluster', async () => {
     const {cluster_id} = await client.create({name: 'locked'})
-    const wrong = mesh(['cluster', 'join', cluster_id, '--token', 'ck_nope', '--agent', 'eve', '--json'], env)
+    const wrong = spawnCli(['cluster', 'join', cluster_id, '--token', 'ck_nope', '--agent', 'eve', '--json'], {env})
     expect(JSON.parse(await wrong.nextLine())).toMatchObject({error: {code: 'cluster_unauthorized'}})
     expect(await wrong.exited).toBe(1)
 
-    const unknown = await meshRun(['cluster', 'join', 'c_doesnotexist', '--agent', 'eve'], env)
+    const unknown = await runCli(['cluster', 'join', 'c_doesnotexist', '--agent', 'eve'], {env})
     expect(unknown.code).toBe(1)
     expect(oneLine(unknown.stderr)).toContain('No such cluster (404)')
     expect(unknown.stdout).toBe('')
@@ -169,7 +170,7 @@ describe('mesh cluster join in pipe mode', () => {
     await peer.connect()
     const presences: unknown[] = []
     peer.on('presence', (frame) => presences.push(frame))
-    const join = mesh(['cluster', 'join', 'open-plaza', '--agent', 'shadow', '--vis', 'ghost', '--json'], env)
+    const join = spawnCli(['cluster', 'join', 'open-plaza', '--agent', 'shadow', '--vis', 'ghost', '--json'], {env})
     expect(await join.nextJson()).toMatchObject({type: 'ready', you: 'shadow', public: true, online: ['peer']})
     const heard = nextMessage(peer)
     join.child.stdin.end('boo\n')
@@ -183,7 +184,7 @@ describe('mesh cluster join in pipe mode', () => {
     const own = await startRelay()
     const ownClient = new ClusterClient({relay: own.url})
     const {cluster_id, token} = await ownClient.create({name: 'restart'})
-    const join = mesh(['cluster', 'join', cluster_id, '--token', token, '--agent', 'cli', '--json'], {MESH_RELAY: own.url})
+    const join = spawnCli(['cluster', 'join', cluster_id, '--token', token, '--agent', 'cli', '--json'], {env: {MESH_RELAY: own.url}})
     expect(await join.nextJson()).toMatchObject({type: 'ready'})
     await own.stop()
     expect(await join.nextJson()).toEqual({type: 'closed', reason: 'server_shutdown'})

@@ -4,7 +4,8 @@ import {MAX_FRAME_BYTES} from '../../../src/client/cluster/constants.js'
 import type {MessageFrame} from '../../../src/client/cluster/frames.js'
 import {StreamReassembler} from '../../../src/client/cluster/streams.js'
 import type {HostedServer} from '../../../src/http/index.js'
-import {mesh, startRelay} from './harness.js'
+import {spawnCli} from '../../support/cli.js'
+import {startRelay} from './harness.js'
 
 let relay: HostedServer
 let env: Record<string, string>
@@ -22,7 +23,7 @@ afterAll(async () => {
 describe('mesh cluster join and streams', () => {
   it('sends 200 KB piped into join as stream chunks that reassemble to the same text; --assemble-streams prints it as one message', async () => {
     const {cluster_id: clusterId, token} = await client.create({name: 'long texts'})
-    const join = (agent: string, ...flags: string[]) => mesh(['cluster', 'join', clusterId, '--token', token, '--agent', agent, '--json', ...flags], env)
+    const join = (agent: string, ...flags: string[]) => spawnCli(['cluster', 'join', clusterId, '--token', token, '--agent', agent, '--json', ...flags], {env})
 
     // carl: the CLI, assembling.
     const carl = join('carl', '--assemble-streams')
