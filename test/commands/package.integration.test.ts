@@ -2,12 +2,12 @@ import {readFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {tempDir} from '../standard/scaffold/temp-project.js'
-import {BIN, json, runCli} from '../support/cli.js'
+import {json, REPO_ROOT, runCli} from '../support/cli.js'
 
 // The package as a user meets it (issue 2, Deliver 1): one `mesh` binary, @oclif/plugin-plugins wired in.
 describe('the mesh package (built CLI)', () => {
   it('--version prints mesh/<package version>', async () => {
-    const {version} = JSON.parse(await readFile(join(BIN, '..', '..', 'package.json'), 'utf8'))
+    const {version} = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8'))
     const result = await runCli(['--version'])
     expect(result.code).toBe(0)
     expect(result.stdout).toMatch(new RegExp(`^mesh/${version.replace(/\./g, '\\.')} \\S+ node-v\\d+`))
