@@ -8,4 +8,6 @@ export interface DaemonArea {
   close?(): Promise<void> | void
   /** Warnings for /health, read at each call. */
   warnings?(): string[]
+  /** Fields of its own for the /health answer (e.g. `transport`), read at each call; core fields win a clash. */
+  health?(): Record<string, unknown>
 }

@@ -11,6 +11,7 @@ import {watchArea} from './watch/index.js'
 import {protocolsArea, workflowsArea} from './workflows/index.js'
 import {linksArea} from './links/index.js'
 import {storageArea} from './storage/index.js'
+import {transportArea} from './transport/index.js'
 import {gitArea} from './git/index.js'
 import {standardCheckArea} from './standard-check/index.js'
 
@@ -22,6 +23,7 @@ export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = [
   protocolsArea,
   linksArea,
   storageArea,
+  transportArea,
   (context) => gitArea(context),
   (context) => standardCheckArea(context),
 ]

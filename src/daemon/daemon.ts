@@ -65,7 +65,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
 
   const startedAt = new Date(clock()).toISOString()
   const areas = (options.areas ?? DEFAULT_AREAS).map((build) => build(context))
-  const tables = [healthRoutes(context, {endpoint: options.endpoint ?? (() => ''), startedAt, warnings: areas.flatMap((a) => (a.warnings ? [a.warnings] : []))}), debugRoutes(context), ...areas.map((a) => a.routes)]
+  const tables = [healthRoutes(context, {endpoint: options.endpoint ?? (() => ''), startedAt, warnings: areas.flatMap((a) => (a.warnings ? [a.warnings] : [])), extra: areas.flatMap((a) => (a.health ? [a.health] : []))}), debugRoutes(context), ...areas.map((a) => a.routes)]
   const middleware = createDaemonMiddleware(context, tables)
   const socket = createEventsSocket(context)
 

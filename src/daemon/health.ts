@@ -15,6 +15,8 @@ export interface HealthSources {
   startedAt: string
   /** Warnings other areas report (standard catch-up, git), read at each call. */
   warnings?: Array<() => string[]>
+  /** Fields areas add to the /health answer (e.g. `transport`), read at each call. */
+  extra?: Array<() => Record<string, unknown>>
 }
 
 const CONTEXT_CACHE_MS = 2_000
@@ -37,7 +39,7 @@ export function healthRoutes(context: DaemonContext, sources: HealthSources): Ro
           ...(tree.over_budget ? [`context tree over budget: ${tree.words} words of ${tree.budget_words} (architect dispatch is refused until it is trimmed)`] : []),
           ...(sources.warnings ?? []).flatMap((read) => read()),
         ]
-        return {
+        const body: Record<string, unknown> = {
           ok: true,
           implementation: IMPLEMENTATION,
           version: context.version,
@@ -49,6 +51,8 @@ export function healthRoutes(context: DaemonContext, sources: HealthSources): Ro
           warnings,
           context_tree: {token_estimate: tree.token_estimate, words: tree.words, budget_words: tree.budget_words, over_budget: tree.over_budget},
         }
+        for (const read of sources.extra ?? []) for (const [key, value] of Object.entries(read())) if (!(key in body)) body[key] = value
+        return body
       },
     },
     {

@@ -17,6 +17,8 @@ export interface DaemonSettings {
   git: {autoPull: boolean; autoCommit: boolean; branch: string}
   /** `bootstrap.standard`: where the canonical standard lives, if set. */
   standardUrl: string | null
+  /** `transport`: the project's live channel (workflow default `websocket`); docs/daemon.md, Transport. */
+  transport: {workflow: string; endpoint: string | null; fallback: string | null}
   /** Values that were present but unusable, for the debug stream. */
   problems: string[]
 }
@@ -43,6 +45,7 @@ export async function readDaemonSettings(root: string): Promise<DaemonSettings> 
   const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0
   const snapshots = object(data.snapshots)
   const git = object(data.git)
+  const transport = object(data.transport)
   return {
     id: typeof data.id === 'string' ? data.id : null,
     port: pick(object(data.architect).port, isPort, DAEMON_PORT_FIRST, 'architect.port'),
@@ -56,6 +59,11 @@ export async function readDaemonSettings(root: string): Promise<DaemonSettings> 
       branch: pick(git.branch, isString, 'main', 'git.branch'),
     },
     standardUrl: pick(object(data.bootstrap).standard, isString, null as unknown as string, 'bootstrap.standard') ?? null,
+    transport: {
+      workflow: pick(transport.workflow, (v): v is string => v === 'websocket' || v === 'sse' || v === 'nats', 'websocket', 'transport.workflow'),
+      endpoint: pick(transport.endpoint, isString, null as unknown as string, 'transport.endpoint') ?? null,
+      fallback: pick(transport.fallback, isString, null as unknown as string, 'transport.fallback') ?? null,
+    },
     problems,
   }
 }

@@ -17,6 +17,8 @@ export interface DaemonHarness {
 // Fixture projects name hub.example.com, which these machines cannot reach: no standard catch-up call from tests
 // (the standard-check tests set their own URL).
 process.env.MESH_STANDARD_URL ??= ''
+// Nor a connection attempt to their transport.endpoint (the transport tests pass their own env).
+process.env.MESH_DAEMON_TRANSPORT ??= 'off'
 
 export async function startHarness(options: Partial<StartDaemonOptions> & {repo?: FixtureRepo} = {}): Promise<DaemonHarness> {
   const repo = options.repo ?? makeRepo()
