@@ -32,11 +32,12 @@ export interface CliResult {
 /**
  * The environment of every spawned mesh: the tester's own MESH_* settings
  * dropped (defaults are the defaults), no colour, no standard catch-up calls
- * over the network, file secrets (CI has no keychain); `env` wins.
+ * and no daemon transport over the network (fixture hubs are unreachable),
+ * file secrets (CI has no keychain); `env` wins.
  */
 export function cliEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('MESH_')))
-  return {...inherited, CI: 'true', NO_COLOR: '1', MESH_STANDARD_URL: '', MESH_SECRETS_BACKEND: 'file', ...env}
+  return {...inherited, CI: 'true', NO_COLOR: '1', MESH_STANDARD_URL: '', MESH_DAEMON_TRANSPORT: 'off', MESH_SECRETS_BACKEND: 'file', ...env}
 }
 
 const argv = (args: string[], nodeArgs: string[] = []) => [...nodeArgs, BIN, ...args]
