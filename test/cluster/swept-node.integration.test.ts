@@ -127,7 +127,7 @@ it('announces the members of a swept node again when it beats: online once, coun
   const carol = await join(a.url, cluster_id, {agent: 'carol'})
   clients.push(carol)
   expect(carol.frames[0].type).toBe('ready')
-  expect([...carol.frames[0].online].sort()).toEqual(['alice', 'bob', 'carol'])
+  expect([...(carol.frames[0].online as string[])].sort()).toEqual(['alice', 'bob', 'carol'])
 
   // A direct message from alice reaches bob on B, and the ack counts him.
   alice.send({to: 'bob', payload: 'welcome back'})

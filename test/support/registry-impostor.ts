@@ -5,10 +5,11 @@
  * look like (exit code, no stack trace, no secret).
  */
 import {once} from 'node:events'
-import {chmod, mkdir, writeFile} from 'node:fs/promises'
+import {chmod, mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises'
 import {createServer} from 'node:http'
+import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {expect} from 'vitest'
+import {afterAll, afterEach, beforeAll, expect} from 'vitest'
 import type {CliResult} from './cli.js'
 
 /** An api_key no output may ever show. */
@@ -82,5 +83,35 @@ export function jsonError(stdout: string): {code: string; message: string} {
   } catch {
     const lines = stdout.trim().split('\n').map((line) => JSON.parse(line))
     return lines.at(-1).error
+  }
+}
+
+/** The environment the CLI error tests run with: file secrets, no registry, api key or credentials folder from the tester. */
+export const ERROR_TEST_ENV = {MESH_SECRETS_BACKEND: 'file', MESH_REGISTRY: '', MESH_API_KEY: '', MESH_CREDENTIALS_DIR: ''}
+
+/**
+ * Registers the hooks of a CLI error-test file: an impostor registry for the
+ * whole file (`fake()` once started) and temp workspaces
+ * (`workspace()`: a folder and its `creds` subfolder) removed after each test.
+ */
+export function errorTestHooks(options: {impostor?: boolean} = {}) {
+  const dirs: string[] = []
+  let fake: Impostor | undefined
+  if (options.impostor) {
+    beforeAll(async () => {
+      fake = await startImpostor()
+    })
+    afterAll(() => fake?.close())
+  }
+  afterEach(async () => {
+    for (const dir of dirs.splice(0)) await rm(dir, {recursive: true, force: true})
+  })
+  return {
+    fake: () => fake!,
+    async workspace() {
+      const dir = await mkdtemp(join(tmpdir(), 'mesh-errors-'))
+      dirs.push(dir)
+      return {dir, creds: join(dir, 'creds')}
+    },
   }
 }

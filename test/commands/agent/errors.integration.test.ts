@@ -4,34 +4,21 @@
  * (register: test/commands/register/errors…, inbox: test/commands/inbox/errors….)
  */
 import {once} from 'node:events'
-import {mkdtemp, rm, writeFile} from 'node:fs/promises'
+import {writeFile} from 'node:fs/promises'
 import {createServer as createNetServer} from 'node:net'
-import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {runCli} from '../../support/cli.js'
-import {expectCleanFailure, jsonError, registeredFrom, SECRET, startImpostor, type Impostor} from '../../support/registry-impostor.js'
+import {errorTestHooks, ERROR_TEST_ENV, expectCleanFailure, jsonError, registeredFrom, SECRET} from '../../support/registry-impostor.js'
 
-const ENV = {MESH_SECRETS_BACKEND: 'file', MESH_REGISTRY: '', MESH_API_KEY: '', MESH_CREDENTIALS_DIR: ''}
-const dirs: string[] = []
-let fake: Impostor
-let fakeUrl = ''
-
-beforeAll(async () => {
-  fake = await startImpostor()
-  fakeUrl = fake.url
-})
-afterAll(() => fake.close())
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, {recursive: true, force: true})
-})
+const hooks = errorTestHooks({impostor: true})
+const ENV = ERROR_TEST_ENV
 
 async function workspace() {
-  const dir = await mkdtemp(join(tmpdir(), 'mesh-errors-'))
-  dirs.push(dir)
-  const card = join(dir, 'card.json')
+  const w = await hooks.workspace()
+  const card = join(w.dir, 'card.json')
   await writeFile(card, JSON.stringify({name: 'Alpha', description: 'Translates.', tags: ['translate']}))
-  return {dir, card, creds: join(dir, 'creds')}
+  return {...w, card}
 }
 async function freePort() {
   const server = createNetServer().listen(0, '127.0.0.1')
@@ -49,17 +36,17 @@ describe('registry commands against a server that is not a mesh registry', () =>
     ['null', 'JSON null'],
   ])('agent show, agent identity and search refuse a %s answer with registry_bad_answer', async (kind, words) => {
     for (const args of [['agent', 'show', 'alpha'], ['agent', 'identity', 'alpha'], ['search', 'ocr']]) {
-      const human = await cli([...args, '--registry', `${fakeUrl}/${kind}`])
+      const human = await cli([...args, '--registry', `${hooks.fake().url}/${kind}`])
       expectCleanFailure(human, 1)
       expect(human.stderr).toContain('registry_bad_answer')
-      const json = await cli([...args, '--registry', `${fakeUrl}/${kind}`, '--json'])
+      const json = await cli([...args, '--registry', `${hooks.fake().url}/${kind}`, '--json'])
       expectCleanFailure(json, 1)
       expect(jsonError(json.stdout).code).toBe('registry_bad_answer')
       if (args[0] === 'agent') expect(jsonError(json.stdout).message).toContain(words)
     }
   })
   it('refuses an empty agent id before calling anyone (it would read the listing)', async () => {
-    const result = await cli(['agent', 'show', '', '--registry', fakeUrl, '--json'])
+    const result = await cli(['agent', 'show', '', '--registry', hooks.fake().url, '--json'])
     expectCleanFailure(result, 2)
     expect(jsonError(result.stdout).code).toBe('usage_agent_id')
   })
@@ -73,7 +60,7 @@ describe('agent up failures', () => {
     const result = await cli(['agent', 'up', '--card', w.card, '--credentials', w.creds, '--once', '--json'])
     expectCleanFailure(result, 1)
     expect(jsonError(result.stdout)).toMatchObject({code: 'registry_unreachable'})
-    const impostor = await cli(['agent', 'up', '--card', w.card, '--credentials', w.creds, '--once', '--registry', `${fakeUrl}/html`], {MESH_API_KEY: SECRET})
+    const impostor = await cli(['agent', 'up', '--card', w.card, '--credentials', w.creds, '--once', '--registry', `${hooks.fake().url}/html`], {MESH_API_KEY: SECRET})
     expectCleanFailure(impostor, 1)
     expect(impostor.stderr).toContain('registry_bad_answer')
   })
@@ -92,7 +79,7 @@ describe('agent up failures', () => {
   })
   it('refuses an api_key file others can read, without printing it', async () => {
     const w = await workspace()
-    await registeredFrom(w.creds, fakeUrl, 0o644)
+    await registeredFrom(w.creds, hooks.fake().url, 0o644)
     const result = await cli(['agent', 'up', '--card', w.card, '--credentials', w.creds, '--once', '--json'])
     expectCleanFailure(result, 1)
     expect(jsonError(result.stdout)).toMatchObject({code: 'secret_file_mode'})

@@ -2,26 +2,18 @@
  * mesh register's failures as a user meets them: exit code, one JSON error,
  * no stack trace, no secret, and nothing registered. Spawns the built CLI.
  */
-import {mkdir, mkdtemp, rm, writeFile} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
+import {mkdir, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {runCli, startServer, type RunningServer} from '../../support/cli.js'
-import {expectCleanFailure, jsonError, SECRET} from '../../support/registry-impostor.js'
+import {errorTestHooks, ERROR_TEST_ENV, expectCleanFailure, jsonError, SECRET} from '../../support/registry-impostor.js'
 
-const ENV = {MESH_SECRETS_BACKEND: 'file', MESH_REGISTRY: '', MESH_API_KEY: '', MESH_CREDENTIALS_DIR: ''}
-const dirs: string[] = []
+const ENV = ERROR_TEST_ENV
+const {workspace} = errorTestHooks()
 const running: RunningServer[] = []
-afterEach(async () => {
+afterEach(() => {
   for (const server of running.splice(0)) if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL')
-  for (const dir of dirs.splice(0)) await rm(dir, {recursive: true, force: true})
 })
-
-async function workspace() {
-  const dir = await mkdtemp(join(tmpdir(), 'mesh-errors-'))
-  dirs.push(dir)
-  return {dir, creds: join(dir, 'creds')}
-}
 const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, {env: {...ENV, ...env}})
 
 describe('register failures', () => {
