@@ -7,6 +7,7 @@ import {stat} from 'node:fs/promises'
 import {resolve} from 'node:path'
 import {MeshError} from '../lib/errors.js'
 import {SCHEMA_NAME} from '../store/schema-name.js'
+import type {ServerFlagValues} from './server-flags.js'
 
 const usage = (code: string, message: string) => new MeshError('invalid', code, message)
 
@@ -78,14 +79,7 @@ export interface CheckedServerFlags {
  * Every check of the shared server flags (src/cli/server-flags.ts), in one
  * order for both servers; a bad value is a usage error (exit 2).
  */
-export async function checkServerFlags(flags: {
-  data: string
-  'public-url'?: string
-  'database-url'?: string
-  'database-schema': string
-  nats?: string
-  'nats-prefix': string
-}): Promise<CheckedServerFlags> {
+export async function checkServerFlags(flags: Pick<ServerFlagValues, 'data' | 'database-schema' | 'nats-prefix'> & Partial<Pick<ServerFlagValues, 'public-url' | 'database-url' | 'nats'>>): Promise<CheckedServerFlags> {
   const publicUrl = flags['public-url']
   if (publicUrl !== undefined) checkUrl(publicUrl, '--public-url', ['http:', 'https:'], 'https://mesh.example.com')
   if (flags['database-url']) checkUrl(flags['database-url'], '--database-url', ['postgres:', 'postgresql:'], 'postgres://mesh@db:5432/mesh')

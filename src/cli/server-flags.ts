@@ -3,7 +3,7 @@
  * and `mesh serve relay` take the same server flags (same defaults, same
  * MESH_* env names) and the same relay limits (docs/registry.md, docs/relay.md).
  */
-import {Flags} from '@oclif/core'
+import {Flags, type Interfaces} from '@oclif/core'
 import {DEFAULT_LIMITS} from '../cluster/constants.js'
 
 /** Relative to the working directory, as the README's `mesh serve registry --data ./mesh-data`. */
@@ -40,27 +40,10 @@ export const relayLimitFlags = {
   'ping-interval': Flags.integer({description: 'seconds between keepalive pings; a socket missing a pong is closed', default: DEFAULT_LIMITS.pingIntervalMs / 1000, min: 1}),
 }
 
-export interface ServerFlagValues {
-  port: number
-  host: string
-  data: string
-  'public-url'?: string
-  'database-url'?: string
-  'database-schema': string
-  nats?: string
-  'nats-prefix': string
-  proxy: boolean
-  'log-level': 'debug' | 'info' | 'warn' | 'error'
-}
+/** The parsed values of the shared server flags (oclif infers them from the definitions above). */
+export type ServerFlagValues = Interfaces.InferredFlags<typeof serverFlags>
 
-export interface RelayLimitFlagValues {
-  'max-message-rate': number
-  'max-members': number
-  'max-creations-per-hour': number
-  'max-sockets-per-minute': number
-  'high-water-bytes': number
-  'ping-interval': number
-}
+export type RelayLimitFlagValues = Interfaces.InferredFlags<typeof relayLimitFlags>
 
 /** The flags as `createRelay`'s limits (RelayLimits in src/cluster/types.ts). */
 export function relayLimitsOf(flags: RelayLimitFlagValues) {
