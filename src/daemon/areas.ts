@@ -14,6 +14,7 @@ import {storageArea} from './storage/index.js'
 import {transportArea} from './transport/index.js'
 import {gitArea} from './git/index.js'
 import {standardCheckArea} from './standard-check/index.js'
+import {teamArea} from './team/index.js'
 
 export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = [
   tasksArea,
@@ -26,4 +27,5 @@ export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = [
   transportArea,
   (context) => gitArea(context),
   (context) => standardCheckArea(context),
+  teamArea,
 ]

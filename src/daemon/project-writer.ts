@@ -6,7 +6,7 @@
  * (git auto-commit, events). docs/daemon.md, Snapshots; docs/daemon-api.md.
  */
 import {createHash} from 'node:crypto'
-import {appendFile, mkdir, readFile, realpath} from 'node:fs/promises'
+import {appendFile, mkdir, readFile, realpath, rm} from 'node:fs/promises'
 import {dirname, isAbsolute, join, relative, resolve, sep} from 'node:path'
 import {writeFileAtomic} from '../lib/atomic-write.js'
 import {createFileExclusive} from '../lib/exclusive-create.js'
@@ -44,12 +44,16 @@ export interface WrittenFile {
   absolutePath: string
   snapshot: SnapshotRecord | null
   reason: string
+  /** The file was removed (ProjectWriter.remove), not written. */
+  removed?: true
 }
 
 export interface ProjectWriter {
   /** Resolves a `.mesh/`-relative path, refusing anything that leaves `.mesh/` (400 `invalid_path`). */
   resolve(relativePath: string): string
   write(relativePath: string, data: string | Uint8Array, options: WriteOptions): Promise<WrittenFile>
+  /** Removes a file of `.mesh/` (snapshot of its bytes first); `snapshot` is null when there was no file. */
+  remove(relativePath: string, options: WriteOptions): Promise<WrittenFile>
   onWrite(listener: (written: WrittenFile) => void): () => void
 }
 
@@ -126,6 +130,15 @@ export function createProjectWriter(options: ProjectWriterOptions): ProjectWrite
       const written: WrittenFile = {path: relative(meshDir, absolute).split(sep).join('/'), absolutePath: absolute, snapshot, reason: writeOptions.reason}
       for (const listener of listeners) listener(written)
       return written
+    },
+    async remove(relativePath, removeOptions) {
+      const absolute = resolvePath(relativePath)
+      await assertRealInside(absolute)
+      const snapshot = await keepSnapshot(relative(meshDir, absolute), absolute, removeOptions.reason)
+      await rm(absolute, {force: true})
+      const removed: WrittenFile = {path: relative(meshDir, absolute).split(sep).join('/'), absolutePath: absolute, snapshot, reason: removeOptions.reason, removed: true}
+      for (const listener of listeners) listener(removed)
+      return removed
     },
     onWrite(listener) {
       listeners.add(listener)

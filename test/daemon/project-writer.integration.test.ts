@@ -59,6 +59,24 @@ describe('the project writer', () => {
     expect(readdirSync(outside)).toEqual([])
   })
 
+  it('removes a file after keeping its bytes as a snapshot, and refuses paths outside .mesh/', async () => {
+    repo = makeRepo()
+    const writer = writerOf(repo.root)
+    const heard: string[] = []
+    writer.onWrite((written) => void heard.push(`${written.path}:${written.removed === true}`))
+    const before = repo.read('.mesh/team/architect.md')
+    const removed = await writer.remove('team/architect.md', {reason: 'team.delete'})
+    expect(existsSync(join(repo.root, '.mesh/team/architect.md'))).toBe(false)
+    expect(removed).toMatchObject({path: 'team/architect.md', removed: true, reason: 'team.delete'})
+    expect(repo.read(`.mesh/${removed.snapshot!.snapshot}`)).toBe(before)
+    expect(heard).toEqual(['team/architect.md:true'])
+    expect((await writer.remove('team/gone.md', {reason: 'test'})).snapshot).toBeNull()
+    for (const path of ['../mesh.json', '/etc/passwd', '', 'team/../../mesh.json']) {
+      expect(await caught(writer.remove(path, {reason: 'test'}))).toMatchObject({code: 'invalid_path'})
+    }
+    expect(existsSync(join(repo.root, 'mesh.json'))).toBe(true)
+  })
+
   it('never changes the operator block of AGENT_INSTRUCTIONS.md or the text below the RESOURCES.md marker', async () => {
     repo = makeRepo()
     const writer = writerOf(repo.root)

@@ -51,6 +51,10 @@ export function createFileEvents(context: DaemonContext, deps: {ownWrites: OwnWr
       // Created and gone within one burst: a scratch file nobody needs to hear of.
       if (change === null) return
       const file = classifyPath(path)
+      if (!stats && deps.ownWrites.isRemovalEcho(path)) {
+        debug.log({lvl: 'debug', tag: 'watch.own-write', msg: `${path}: removed by the daemon, announced by the area that removed it`})
+        return
+      }
       // Timeline lines are appended, never written through the project writer: they are always read.
       if (stats && file.kind !== 'timeline' && (await deps.ownWrites.isEcho(path, stats))) {
         debug.log({lvl: 'debug', tag: 'watch.own-write', msg: `${path}: written by the daemon, announced by the area that wrote it`})

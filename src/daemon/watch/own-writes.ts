@@ -23,6 +23,8 @@ interface Signature {
 interface OwnWrite {
   at: number
   signature: Promise<Signature | null>
+  /** A removal through ProjectWriter.remove: the file's absence is the echo. */
+  removed?: boolean
 }
 
 /** Writes of one path remembered at most (the latest): a burst of rewrites is matched by its last. */
@@ -34,6 +36,8 @@ const same = (a: Signature, b: Signature) => a.ino === b.ino && a.size === b.siz
 export interface OwnWrites {
   /** Whether the file as it is now (`stats`) is one the daemon wrote itself (within OWN_WRITE_TTL_MS). */
   isEcho(relativePath: string, stats: Stats): Promise<boolean>
+  /** Whether the daemon itself removed this (now absent) file within OWN_WRITE_TTL_MS. */
+  isRemovalEcho(relativePath: string): boolean
   /** Paths with writes remembered (for tests: it must not grow). */
   readonly size: number
   close(): void
@@ -65,7 +69,7 @@ export function trackOwnWrites(writer: ProjectWriter, options: TrackOwnWritesOpt
     const now = clock()
     prune(now)
     // Listeners run right after the rename, before the watcher can hear of it: the promise is in place in time.
-    const write: OwnWrite = {at: now, signature: stat(written.absolutePath).then(signatureOf, () => null)}
+    const write: OwnWrite = written.removed ? {at: now, signature: Promise.resolve(null), removed: true} : {at: now, signature: stat(written.absolutePath).then(signatureOf, () => null)}
     writes.set(written.path, [...(writes.get(written.path) ?? []), write].slice(-OWN_WRITES_PER_PATH))
   })
   return {
@@ -79,6 +83,10 @@ export function trackOwnWrites(writer: ProjectWriter, options: TrackOwnWritesOpt
         if (signature && same(signature, now)) return true
       }
       return false
+    },
+    isRemovalEcho(relativePath) {
+      const latest = fresh(writes.get(relativePath) ?? [], clock()).at(-1)
+      return latest?.removed === true
     },
     get size() {
       return writes.size

@@ -1,0 +1,115 @@
+/**
+ * The team roster as files: `.mesh/team/<id>.md`, frontmatter = the authored
+ * fields (spec: Agent team member; DECISIONS: Team cards), body = the
+ * member's prompt. Reading never throws for one bad card: the list shows it
+ * with `problem` (docs/daemon-api.md, Team).
+ */
+import {readdir, readFile} from 'node:fs/promises'
+import {invalid, notFound} from '../../lib/errors.js'
+import {getValidator} from '../../lib/schemas.js'
+import {TEAM_FIELDS, TEAM_RETIRED_FIELDS} from '../../standard/constants.js'
+import {describeReadError, parseFrontmatter} from '../../standard/frontmatter.js'
+import type {DaemonContext} from '../context.js'
+
+/** spec: a member id, equal to the file name's stem. */
+export const MEMBER_ID = /^[a-z][a-z0-9-]{1,31}$/
+export const TEAM_DIR = 'team'
+export type Exposure = 'internal' | 'external'
+
+export interface MemberSummary {
+  id: string
+  title: string | null
+  client: string | null
+  model: string | null
+  context: string[]
+  exposure: Exposure
+  effort?: string
+  /** Relative to the repository root, e.g. `.mesh/team/developer.md`. */
+  path: string
+  /** Why the card cannot be used as it is; null when it is sound. */
+  problem: string | null
+}
+
+export interface MemberCard extends MemberSummary {
+  prompt: string
+}
+
+/** A well-formed member id, or 400 `invalid_id` (so `..`, slashes and encoded forms never reach a path). */
+export function memberIdOf(raw: string | undefined): string {
+  if (typeof raw === 'string' && MEMBER_ID.test(raw)) return raw
+  throw invalid('invalid_id', `a member id is a lowercase letter then 1 to 31 of a-z, 0-9 and -; got ${JSON.stringify(String(raw).slice(0, 40))}`, {field: 'id'})
+}
+
+export const cardPath = (id: string) => `${TEAM_DIR}/${id}.md`
+
+const str = (value: unknown) => (typeof value === 'string' ? value : null)
+
+/** The card of one file's text; never throws. */
+export function readCardText(id: string, text: string): MemberCard {
+  const base: MemberCard = {id, title: null, client: null, model: null, context: [], exposure: 'internal', path: `.mesh/${cardPath(id)}`, problem: null, prompt: ''}
+  let data: unknown
+  try {
+    const parsed = parseFrontmatter(text)
+    if (!parsed.hasFrontmatter || parsed.unterminated) return {...base, prompt: parsed.body, problem: 'the card has no complete --- frontmatter block'}
+    data = parsed.data
+    base.prompt = parsed.body
+  } catch (error) {
+    return {...base, problem: `the frontmatter is not valid YAML: ${describeReadError(error, 2)}`}
+  }
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return {...base, problem: 'the frontmatter is not a mapping'}
+  const record = data as Record<string, unknown>
+  const card: MemberCard = {
+    ...base,
+    title: str(record.title) ?? (typeof record.name === 'string' ? record.name : null),
+    client: str(record.client),
+    model: str(record.model),
+    context: Array.isArray(record.context) ? record.context.filter((item): item is string => typeof item === 'string') : [],
+    exposure: record.exposure === 'external' ? 'external' : 'internal',
+    ...(typeof record.effort === 'string' ? {effort: record.effort} : {}),
+  }
+  const validate = getValidator('team-member')
+  // Retired fields are accepted on input (spec); a missing id is the stem's.
+  if (!validate({id, ...record})) {
+    const first = validate.errors![0]
+    card.problem = `${first.instancePath || 'the frontmatter'} ${first.message ?? 'is invalid'}`.trim()
+  } else if (record.id !== undefined && record.id !== id) {
+    card.problem = `its id ${JSON.stringify(record.id)} is not the file name ${id}`
+  }
+  return card
+}
+
+export const summaryOf = ({prompt: _prompt, ...summary}: MemberCard): MemberSummary => summary
+
+/** The raw text of a member's card, or 404 `member_not_found`. */
+export async function readCardFile(context: DaemonContext, id: string): Promise<string> {
+  const text = await readFile(context.writer.resolve(cardPath(id)), 'utf8').catch((error: NodeJS.ErrnoException) =>
+    error.code === 'ENOENT' || error.code === 'EISDIR' ? null : Promise.reject(error),
+  )
+  if (text === null) throw notFound('member_not_found', `No team member ${id} (.mesh/${cardPath(id)})`)
+  return text
+}
+
+export async function readMember(context: DaemonContext, id: string): Promise<MemberCard> {
+  return readCardText(id, await readCardFile(context, id))
+}
+
+/** Every card of `.mesh/team/*.md`, by id; `.archive/` and other folders are not members. */
+export async function listMembers(context: DaemonContext): Promise<MemberSummary[]> {
+  const entries = await readdir(context.meshPath(TEAM_DIR), {withFileTypes: true}).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? [] : Promise.reject(error)))
+  const members: MemberSummary[] = []
+  for (const entry of entries) {
+    if (!entry.isFile() || !entry.name.endsWith('.md')) continue
+    const stem = entry.name.slice(0, -3)
+    if (!MEMBER_ID.test(stem)) {
+      members.push({id: stem, title: null, client: null, model: null, context: [], exposure: 'internal', path: `.mesh/${TEAM_DIR}/${entry.name}`, problem: 'the file name is not a member id'})
+      continue
+    }
+    const text = await readFile(context.meshPath(TEAM_DIR, entry.name), 'utf8').catch(() => null)
+    members.push(text === null ? {...summaryOf(readCardText(stem, '')), problem: 'the card cannot be read'} : summaryOf(readCardText(stem, text)))
+  }
+  return members.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+}
+
+/** The authored fields in the spec's order (id, title, client, model, context, exposure, effort). */
+export type AuthoredFields = Partial<Record<(typeof TEAM_FIELDS)[number], unknown>>
+export const RETIRED_FIELDS: readonly string[] = TEAM_RETIRED_FIELDS
