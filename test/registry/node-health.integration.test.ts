@@ -46,6 +46,8 @@ const live = (peers: Array<{live: boolean}>) => peers.filter((peer) => peer.live
 
 it('lists the other node in the registry and relay views of one /health, with the bus state', async () => {
   const [a, b] = nodes
+  // B, then A (which now sees B), then B (which sees A): the nodes' start beats are not awaited by their start.
+  await beat(b.node)
   await beat(a.node)
   await beat(b.node)
   const seen = {node_id: idOf(b.node), last_seen: new Date(T0).toISOString(), live: true}
