@@ -13,13 +13,11 @@ import {tmpdir} from 'node:os'
 import {join as joinPath} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import WebSocket from 'ws'
-import type {Bus} from '../../src/bus/bus.js'
-import {createNatsBus} from '../../src/bus/nats.js'
 import {startRelayServer, type RunningRelay} from '../../src/cluster/server.js'
 import {newClusterId} from '../../src/cluster/tokens.js'
 import {isMeshError} from '../../src/lib/errors.js'
 import {silentLogger} from '../../src/lib/log.js'
-import {dropSchema, NATS_URL, PG_URL, uniqueNatsPrefix, uniqueSchema} from '../support/backends.js'
+import {dropSchema, recordNats, NATS_URL, PG_URL, uniqueNatsPrefix, uniqueSchema} from '../support/backends.js'
 import {api, Client, createCluster, join, refusal, wsUrl, type Created} from './helpers.js'
 
 interface Setup {
@@ -44,13 +42,8 @@ async function startOn(setup: Setup): Promise<Relay> {
     ...(setup.store === 'postgres' ? {databaseUrl: PG_URL, databaseSchema: schema} : {dataDir}),
     ...(setup.nats ? {natsUrl: NATS_URL, natsPrefix} : {}),
   })
-  const published: string[] = []
-  let spy: Bus | undefined
-  if (setup.nats) {
-    spy = await createNatsBus({url: NATS_URL, prefix: natsPrefix})
-    spy.subscribe('>', (data, subject) => void published.push(`${subject} ${Buffer.from(data).toString('utf8')}`))
-    await spy.flush()
-  }
+  const spy = setup.nats ? await recordNats(natsPrefix) : undefined
+  const published = spy?.published ?? []
   return {
     url: running.url,
     running,

@@ -21,3 +21,13 @@ export async function dropSchema(schema: string): Promise<void> {
     await client.end()
   }
 }
+
+/** Every message published under `prefix` on the real NATS server, as `<subject> <text>` lines; to show a refusal put nothing on the bus. */
+export async function recordNats(prefix: string): Promise<{published: string[]; close(): Promise<void>}> {
+  const {createNatsBus} = await import('../../src/bus/nats.js')
+  const published: string[] = []
+  const bus = await createNatsBus({url: NATS_URL, prefix})
+  bus.subscribe('>', (data, subject) => void published.push(`${subject} ${Buffer.from(data).toString('utf8')}`))
+  await bus.flush()
+  return {published, close: () => bus.close()}
+}

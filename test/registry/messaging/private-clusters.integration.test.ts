@@ -14,13 +14,11 @@ import {mkdtemp, rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join as joinPath} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {createNatsBus} from '../../../src/bus/nats.js'
-import type {Bus} from '../../../src/bus/bus.js'
 import {newClusterId} from '../../../src/cluster/tokens.js'
 import {serve, type HostedServer} from '../../../src/http/host.js'
 import {silentLogger} from '../../../src/lib/log.js'
 import {buildRegistryServer, type RegistryServer} from '../../../src/registry/compose.js'
-import {dropSchema, NATS_URL, PG_URL, uniqueNatsPrefix, uniqueSchema} from '../../support/backends.js'
+import {dropSchema, recordNats, NATS_URL, PG_URL, uniqueNatsPrefix, uniqueSchema} from '../../support/backends.js'
 import {api, createCluster, join, type Client, type Created} from '../../cluster/helpers.js'
 import {FrameClient} from './harness.js'
 
@@ -51,13 +49,8 @@ async function startRegistry(setup: Setup): Promise<Registry> {
     ...(setup.nats ? {natsUrl: NATS_URL, natsPrefix} : {}),
   })
   const hosted: HostedServer = await serve({services: server.services, logger: silentLogger, port: 0})
-  const published: string[] = []
-  let spy: Bus | undefined
-  if (setup.nats) {
-    spy = await createNatsBus({url: NATS_URL, prefix: natsPrefix})
-    spy.subscribe('>', (data, subject) => void published.push(`${subject} ${Buffer.from(data).toString('utf8')}`))
-    await spy.flush()
-  }
+  const spy = setup.nats ? await recordNats(natsPrefix) : undefined
+  const published = spy?.published ?? []
   return {
     url: hosted.url,
     published,
