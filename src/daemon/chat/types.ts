@@ -1,0 +1,101 @@
+/**
+ * The chat area's seams: what a turn is given, what it ends with, and the
+ * engine that queue, delegation and task resolution hang on. The engine is
+ * src/daemon/chat/engine.ts; docs/daemon-api.md, Chat, documents the wire.
+ */
+
+/** Why a turn was started: the route or the daemon's own step that asked for it. */
+export type TurnOrigin = 'send' | 'dispatch' | 'ask' | 'queue' | 'delegation' | 'wake'
+
+/** An initiative and a task a turn works on (spec: every agent turn anchors to both). */
+export interface TurnAnchor {
+  initiative?: string
+  task?: string
+}
+
+export interface TurnInput {
+  conv: string
+  /** The member whose session this conv is: its card runs the turn unless `become` names another. */
+  member: string
+  /** The user text or brief of this turn. */
+  text: string
+  /** `operator`, a member id, `queue` or `daemon`. */
+  author: string
+  origin: TurnOrigin
+  /** Merged into the conv's next turn when it is live (delegation briefs and wakes) instead of a turn of its own. */
+  merge?: boolean
+  anchor?: TurnAnchor
+  /** spec v36 `become`: this one turn runs with that teammate's profile. */
+  become?: string
+  /** The delegation requests this turn answers (set by delegation). */
+  request_ids?: string[]
+  /** Free data an area passes to its own final hook (e.g. the ask's request id). */
+  meta?: Record<string, unknown>
+}
+
+export type MarkerKind = 'report' | 'delegate' | 'become' | 'commit'
+
+export type Marker = {kind: MarkerKind; data: Record<string, unknown>} | {kind: 'invalid'; name: string; error: string}
+
+export type TurnFailure = 'exit' | 'timeout' | 'killed' | 'spawn' | 'output_too_large' | 'shutdown'
+
+export interface TurnFinal {
+  conv: string
+  turn_id: string
+  member: string
+  /** The profile the turn ran with: `become`'s member, or `member`. */
+  profile: string
+  status: 'done' | 'failed'
+  reason?: TurnFailure
+  exit_code: number | null
+  /** The final message as the operator sees it: markers removed. */
+  text: string
+  /** Everything the client printed (sanitised), markers included. */
+  raw: string
+  markers: Marker[]
+  /** The `→ working on #<init> · #<task>` line of the output, or the input's anchor. */
+  anchor?: TurnAnchor
+  /** The turn inputs this turn answered (one, or several merged). */
+  inputs: TurnInput[]
+  started_at: string
+  finished_at: string
+}
+
+export interface ConversationView {
+  conv: string
+  member: string
+  session_id: string
+  /** A turn of this conv is running. */
+  live: boolean
+  /** Inputs waiting for the conv's next turn. */
+  waiting: number
+  turns: number
+  /** The running turn, if any. */
+  turn_id: string | null
+  last_final_at: string | null
+}
+
+export interface SubmitResult {
+  conv: string
+  turn_id: string
+  state: 'running' | 'waiting'
+}
+
+export type FinalHook = (final: TurnFinal) => Promise<void> | void
+
+export interface ChatEngine {
+  /** Starts or lines up a turn; 429 `at_capacity` when running and waiting turns are at their limits. */
+  submit(input: TurnInput): Promise<SubmitResult>
+  conversation(conv: string): ConversationView | null
+  conversations(): ConversationView[]
+  /** A turn is running or waiting in this conv. */
+  isLive(conv: string): boolean
+  /** Runs after each turn's final is written, in registration order (resolution, then delegation). */
+  onFinal(hook: FinalHook): () => void
+  /** A conv went idle: its final was emitted and nothing runs or waits in it, and it is not coordinating. */
+  onIdle(listener: (conv: string) => void): () => void
+  /** Delegation adds one: a conv waiting on open requests it made is coordinating, so not idle for the queue. */
+  addCoordinatingCheck(check: (conv: string) => boolean): void
+  /** Kills running turns (recorded as failed, reason `shutdown`) and refuses new ones. */
+  close(): Promise<void>
+}
