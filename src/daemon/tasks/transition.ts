@@ -8,7 +8,7 @@
 import {access} from 'node:fs/promises'
 import {relative} from 'node:path'
 import {forbidden, invalid} from '../../lib/errors.js'
-import type {Mutex} from '../../lib/mutex.js'
+import {createMutex, type Mutex} from '../../lib/mutex.js'
 import {isDispatchable, moveTask, type MovedTask} from '../../standard/tasks/index.js'
 import type {DaemonContext} from '../context.js'
 import {daemonTaskError} from './lookup.js'
@@ -21,6 +21,23 @@ export interface TransitionInput {
   status: string
   /** `operator` or a team member id. */
   by: string
+  /** A further refusal of the caller's (task resolution refuses drafts), run after the daemon's own checks. */
+  check?: (move: {id: string; from: string; to: string}) => void
+  /**
+   * Changes the moved file's text before it is written, so a caller's extra
+   * fields and sections land in the same one write (task resolution's stamps
+   * and `## Resolution`). Not called when the task already has the status.
+   */
+  rewrite?: (text: string) => string
+}
+
+const mutexes = new WeakMap<DaemonContext, Mutex>()
+
+/** The one transition mutex of a daemon: the tasks area's routes and task resolution take turns on it. */
+export function taskMutex(context: DaemonContext): Mutex {
+  let mutex = mutexes.get(context)
+  if (!mutex) mutexes.set(context, (mutex = createMutex()))
+  return mutex
 }
 
 /** A member named in `by` must have a card in `.mesh/team/`. */
@@ -50,9 +67,12 @@ export async function transitionTask(context: DaemonContext, mutex: Mutex, input
   const moved = await mutex.run(async () => {
     try {
       return await moveTask(context.root, input.id, input.status, new Date(context.clock()), {
-        check: operatorOnly(input.by),
+        check: (move) => {
+          operatorOnly(input.by)(move)
+          input.check?.(move)
+        },
         write: async (absolutePath, text) => {
-          await context.writer.write(relative(context.meshPath(), absolutePath), text, {reason: 'task.transition'})
+          await context.writer.write(relative(context.meshPath(), absolutePath), input.rewrite ? input.rewrite(text) : text, {reason: 'task.transition'})
         },
       })
     } catch (error) {
