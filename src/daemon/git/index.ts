@@ -15,9 +15,12 @@ import {COMMIT_TAG, GIT_COMMIT_WINDOW_MS, GIT_PULL_INTERVAL_MS, GIT_TIMEOUT_MS, 
 import type {CommittedWrite} from './message.js'
 import {pullFastForward, type PullOutcome} from './pull.js'
 import {createGitRunner} from './runner.js'
+import {registerGitRunner} from './shared-runner.js'
 
 export {commitMessage, scopeOf, taskIdOf, type CommittedWrite} from './message.js'
 export type {CommitOutcome} from './commit.js'
+export {commitPaths} from './commit.js'
+export {withGit} from './shared-runner.js'
 export type {PullOutcome} from './pull.js'
 
 export interface GitAreaOptions {
@@ -53,6 +56,8 @@ export function gitArea(context: DaemonContext, options: GitAreaOptions = {}): G
   let interval: NodeJS.Timeout | undefined
   let batchTimer: NodeJS.Timeout | undefined
   let unsubscribe: (() => void) | undefined
+  // Agent commits (chat resolution) run on this runner too: one git operation at a time.
+  const unregister = registerGitRunner(context, runner)
   const pending = new Map<string, Set<string>>()
 
   const reportPull = (outcome: PullOutcome) => {
@@ -145,6 +150,7 @@ export function gitArea(context: DaemonContext, options: GitAreaOptions = {}): G
     async close() {
       clearInterval(interval)
       unsubscribe?.()
+      unregister()
       // A write just before the stop is still committed; a running fetch is not waited for.
       const last = flushCommits()
       closing = true
