@@ -1,0 +1,15 @@
+/**
+ * Team-member rules the `mesh team` commands check before they call the
+ * daemon (spec: Agent team member; DECISIONS: Team cards). The daemon checks
+ * the same through its JSON Schemas; test/protocol/team.test.ts keeps the
+ * two in step. Nothing here imports anything.
+ */
+
+/** spec: a member id, equal to the card's file-name stem. */
+export const MEMBER_ID_PATTERN = /^[a-z][a-z0-9-]{1,31}$/
+
+/** spec: `internal` (the default) or `external` (the member gets a token and a public card). */
+export const MEMBER_EXPOSURES = ['internal', 'external'] as const
+
+/** spec: effort tunes a member per instance. */
+export const MEMBER_EFFORTS = ['default', 'low', 'medium', 'high', 'max'] as const
