@@ -4,7 +4,7 @@ import type {DaemonContext} from '../context.js'
 import {migrateRoster} from './roster-migration.js'
 import {teamRoutes} from './routes.js'
 
-/** start: an older roster is migrated before the first request (spec Versioning v36–v37; docs/daemon.md, Roster migration). */
+/** start: an older roster is migrated before daemon.json announces the daemon (spec Versioning v36–v37; docs/daemon.md, Roster migration). */
 export const teamArea = (context: DaemonContext): DaemonArea => ({
   name: 'team',
   routes: teamRoutes(context),
