@@ -15,6 +15,7 @@ import {transportArea} from './transport/index.js'
 import {gitArea} from './git/index.js'
 import {standardCheckArea} from './standard-check/index.js'
 import {teamArea} from './team/index.js'
+import {chatArea} from './chat/index.js'
 
 export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = [
   tasksArea,
@@ -28,4 +29,5 @@ export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = [
   (context) => gitArea(context),
   (context) => standardCheckArea(context),
   teamArea,
+  chatArea,
 ]

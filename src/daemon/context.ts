@@ -7,8 +7,10 @@
 import type {Logger} from '../lib/log.js'
 import type {DebugStream} from './debug-stream.js'
 import type {EventBus} from './events.js'
+import type {ChatLimits} from './chat/constants.js'
 import type {ProjectWriter} from './project-writer.js'
 import type {DaemonSettings} from './settings.js'
+import type {Timeline} from './timeline.js'
 
 export interface DaemonContext {
   /** The repository root: the folder that holds `.mesh/`. */
@@ -29,4 +31,8 @@ export interface DaemonContext {
   writer: ProjectWriter
   /** cluster.yaml as the daemon reads it, refreshed when the file changes. */
   settings(): DaemonSettings
+  /** `timeline/<day>.jsonl`: each line appended is also published on `events`. */
+  timeline: Timeline
+  /** Turn capacity, timeout and delegation limits (`mesh serve` flags). */
+  chatLimits: ChatLimits
 }

@@ -14,6 +14,8 @@ import {DEFAULT_AREAS} from './areas.js'
 import type {DaemonContext} from './context.js'
 import {openDebugStream, type DebugStream} from './debug-stream.js'
 import {createEventBus, type EventBus} from './events.js'
+import {DEFAULT_CHAT_LIMITS, type ChatLimits} from './chat/constants.js'
+import {createTimeline} from './timeline.js'
 import {debugRoutes} from './debug/routes.js'
 import {healthRoutes} from './health.js'
 import {createDaemonMiddleware} from './http/app.js'
@@ -32,6 +34,8 @@ export interface DaemonOptions {
   areas?: Array<(context: DaemonContext) => DaemonArea>
   /** Filled in once the daemon listens; /health and /info report it. */
   endpoint?: () => string
+  /** Turn capacity, timeout and delegation limits; unset ones take DEFAULT_CHAT_LIMITS. */
+  chat?: Partial<ChatLimits>
 }
 
 export interface Daemon {
@@ -60,6 +64,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     version: packageVersion(),
     writer: createProjectWriter({root, clock, snapshotsEnabled: () => settings.snapshots.enabled}),
     settings: () => settings,
+    timeline: createTimeline({meshPath: (...parts) => meshPath(root, ...parts), clock, events, debug}),
+    chatLimits: {...DEFAULT_CHAT_LIMITS, ...options.chat},
   }
   for (const problem of settings.problems) debug.log({lvl: 'warn', tag: 'boot', msg: problem})
 
@@ -84,6 +90,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     async close() {
       await socket.close()
       for (const area of [...areas].reverse()) await area.close?.()
+      await context.timeline.flush()
       await debug.close()
     },
   }

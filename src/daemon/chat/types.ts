@@ -88,7 +88,7 @@ export interface ChatEngine {
   submit(input: TurnInput): Promise<SubmitResult>
   conversation(conv: string): ConversationView | null
   conversations(): ConversationView[]
-  /** A turn is running or waiting in this conv. */
+  /** A turn is running (its final not yet out) or waiting in this conv. */
   isLive(conv: string): boolean
   /** Runs after each turn's final is written, in registration order (resolution, then delegation). */
   onFinal(hook: FinalHook): () => void

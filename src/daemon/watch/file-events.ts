@@ -15,6 +15,7 @@ import type {SettledBurst} from './debounce.js'
 import type {OwnWrites} from './own-writes.js'
 import {readTaskInfo} from './task-info.js'
 import type {TimelineReader} from './timeline-reader.js'
+import {DAEMON_TIMELINE_SRC} from '../chat/constants.js'
 
 export type FileChange = 'added' | 'changed' | 'removed'
 
@@ -102,8 +103,10 @@ export function createFileEvents(context: DaemonContext, deps: {ownWrites: OwnWr
           }
           const read = await deps.timeline.readAppended(path, absolute, stats)
           if (read.skipped > 0) debug.log({lvl: 'warn', tag: 'watch', msg: `${path}: ${read.skipped} line(s) that are not JSON objects skipped`})
-          for (let i = 0; i < read.events.length; i += TIMELINE_EVENTS_PER_MESSAGE) {
-            events.publish(FILE_EVENT_TYPES.timeline, {file: shown, events: read.events.slice(i, i + TIMELINE_EVENTS_PER_MESSAGE)})
+          // The daemon's own lines (chat turns) were published as their own events when written.
+          const appended = read.events.filter((event) => event.src !== DAEMON_TIMELINE_SRC)
+          for (let i = 0; i < appended.length; i += TIMELINE_EVENTS_PER_MESSAGE) {
+            events.publish(FILE_EVENT_TYPES.timeline, {file: shown, events: appended.slice(i, i + TIMELINE_EVENTS_PER_MESSAGE)})
           }
           return
         }

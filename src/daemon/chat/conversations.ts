@@ -1,0 +1,51 @@
+/**
+ * What the daemon remembers of each conversation across restarts: its
+ * member, the session id its client resumes, how many turns it had and a
+ * `become` waiting for the next turn — one JSON file per conv under
+ * `.mesh/.runtime/chat/convs/` (never committed), written atomically.
+ */
+import {randomUUID} from 'node:crypto'
+import {readdir, readFile} from 'node:fs/promises'
+import {writeFileAtomic} from '../../lib/atomic-write.js'
+import type {DaemonContext} from '../context.js'
+import {RUNTIME_DIR} from '../constants.js'
+import {CHAT_RUNTIME_DIR, CONV_PATTERN} from './constants.js'
+
+export interface StoredConversation {
+  conv: string
+  member: string
+  session_id: string
+  turns: number
+  created_at: string
+  last_final_at: string | null
+  /** spec v36 `become`: the profile of the next turn only. */
+  become_next?: string
+}
+
+export const convsDir = (context: Pick<DaemonContext, 'meshPath'>) => context.meshPath(RUNTIME_DIR, CHAT_RUNTIME_DIR, 'convs')
+
+export function newConversation(conv: string, member: string, now: number): StoredConversation {
+  return {conv, member, session_id: randomUUID(), turns: 0, created_at: new Date(now).toISOString(), last_final_at: null}
+}
+
+/** Every stored conversation; a file that is not one is skipped and said in the debug stream. */
+export async function loadConversations(context: Pick<DaemonContext, 'meshPath' | 'debug'>): Promise<StoredConversation[]> {
+  const dir = convsDir(context)
+  const names = await readdir(dir).catch(() => [] as string[])
+  const convs: StoredConversation[] = []
+  for (const name of names) {
+    if (!name.endsWith('.json')) continue
+    try {
+      const value = JSON.parse(await readFile(`${dir}/${name}`, 'utf8')) as StoredConversation
+      if (!CONV_PATTERN.test(value.conv) || typeof value.member !== 'string' || typeof value.session_id !== 'string') throw new Error('missing conv, member or session_id')
+      convs.push({...value, turns: Number.isInteger(value.turns) ? value.turns : 0, last_final_at: value.last_final_at ?? null})
+    } catch (error) {
+      context.debug.log({lvl: 'warn', tag: 'chat', msg: `.runtime/chat/convs/${name} is not a conversation (${(error as Error).message}); ignored`})
+    }
+  }
+  return convs
+}
+
+export async function saveConversation(context: Pick<DaemonContext, 'meshPath'>, conv: StoredConversation): Promise<void> {
+  await writeFileAtomic(`${convsDir(context)}/${conv.conv}.json`, JSON.stringify(conv, null, 2) + '\n')
+}

@@ -1,0 +1,233 @@
+/**
+ * The chat engine: which turn runs when (spec: States and transitions; docs/
+ * daemon.md, Chat). One turn at a time per conversation, at most
+ * `maxTurns` client processes at once, at most `maxWaiting` turns lined up
+ * behind them (one more is 429 `at_capacity`). Delegation briefs and wakes
+ * (`merge`) wait for the conv's next turn and are answered together; they
+ * are never refused for capacity, since refusing one would strand a
+ * delegation request. After each final the hooks run (task resolution,
+ * delegation), then the conv is either scheduled again or idle.
+ */
+import {conflict, MeshError, notFound, rateLimited} from '../../lib/errors.js'
+import type {DaemonContext} from '../context.js'
+import {readMember} from '../team/cards.js'
+import {RECENT_TURNS_KEPT, newId} from './constants.js'
+import {loadConversations, newConversation, saveConversation, type StoredConversation} from './conversations.js'
+import {startTurn, type StartedTurn} from './turn.js'
+import type {ChatEngine, ConversationView, FinalHook, SubmitResult, TurnFinal, TurnInput} from './types.js'
+
+/** What `GET /chat/turns/<id>` answers. A merged input's turn id is the turn that answered it. */
+export interface TurnRecord {
+  turn_id: string
+  conv: string
+  member: string
+  status: 'waiting' | 'running' | 'done' | 'failed'
+  profile?: string
+  text?: string
+  reason?: string
+  started_at?: string
+  finished_at?: string
+}
+
+interface Pending {
+  ticket: string
+  input: TurnInput
+}
+
+interface ConvState {
+  stored: StoredConversation
+  pending: Pending[]
+  /** `finishing`: the final is out and the hooks run; a new input waits for the next turn instead of being refused. */
+  running: {turn_id: string; turn: StartedTurn; finishing: boolean} | null
+  ready: boolean
+}
+
+export interface Engine extends ChatEngine {
+  /** Loads the stored conversations; call once before serving. */
+  start(): Promise<void>
+  turn(id: string): TurnRecord | null
+}
+
+export function createChatEngine(context: DaemonContext): Engine {
+  const convs = new Map<string, ConvState>()
+  const ready: string[] = []
+  const turns = new Map<string, TurnRecord>()
+  const finalHooks: FinalHook[] = []
+  const idleListeners = new Set<(conv: string) => void>()
+  const coordinating: Array<(conv: string) => boolean> = []
+  let runningCount = 0
+  let closed = false
+  const limits = () => context.chatLimits
+
+  const remember = (record: TurnRecord) => {
+    turns.set(record.turn_id, record)
+    // Oldest first in a Map: drop finished ones beyond the bound.
+    for (const [id, old] of turns) {
+      if (turns.size <= RECENT_TURNS_KEPT) break
+      if (old.status === 'done' || old.status === 'failed') turns.delete(id)
+    }
+  }
+  const waitingCount = () => [...convs.values()].reduce((sum, state) => sum + state.pending.filter((p) => !p.input.merge).length, 0)
+
+  const view = (state: ConvState): ConversationView => ({
+    conv: state.stored.conv,
+    member: state.stored.member,
+    session_id: state.stored.session_id,
+    live: state.running !== null && !state.running.finishing,
+    waiting: state.pending.length,
+    turns: state.stored.turns,
+    turn_id: state.running?.turn_id ?? null,
+    last_final_at: state.stored.last_final_at,
+  })
+
+  const persist = (state: ConvState) =>
+    saveConversation(context, state.stored).catch((error: Error) => context.debug.log({lvl: 'error', tag: 'chat', msg: `could not save conversation ${state.stored.conv}: ${error.message}`, conv: state.stored.conv}))
+
+  const markReady = (state: ConvState) => {
+    if (state.ready || state.running || state.pending.length === 0) return
+    state.ready = true
+    ready.push(state.stored.conv)
+  }
+
+  function schedule() {
+    while (!closed && runningCount < limits().maxTurns && ready.length > 0) {
+      const state = convs.get(ready.shift()!)!
+      state.ready = false
+      if (state.running || state.pending.length === 0) continue
+      run(state)
+    }
+  }
+
+  /** The next turn's inputs: the head alone, or every merged input waiting (briefs and wakes answered together). */
+  function takeInputs(state: ConvState): Pending[] {
+    if (!state.pending[0].input.merge) return state.pending.splice(0, 1)
+    const merged = state.pending.filter((p) => p.input.merge)
+    state.pending = state.pending.filter((p) => !p.input.merge)
+    return merged
+  }
+
+  function run(state: ConvState) {
+    const taken = takeInputs(state)
+    const turn_id = taken[0].ticket
+    const inputs = taken.map((p) => p.input)
+    const profile = inputs.find((input) => input.become)?.become ?? state.stored.become_next ?? state.stored.member
+    if (state.stored.become_next) {
+      delete state.stored.become_next
+      void persist(state)
+    }
+    runningCount++
+    const turn = startTurn(context, {turn_id, conv: state.stored, inputs, profile})
+    state.running = {turn_id, turn, finishing: false}
+    const record: TurnRecord = {turn_id, conv: state.stored.conv, member: state.stored.member, profile, status: 'running', started_at: new Date(context.clock()).toISOString()}
+    remember(record)
+    for (const p of taken.slice(1)) turns.set(p.ticket, record)
+    void turn.final.then((final) => afterFinal(state, taken, final))
+  }
+
+  async function afterFinal(state: ConvState, taken: Pending[], final: TurnFinal) {
+    state.running!.finishing = true
+    const record: TurnRecord = {turn_id: final.turn_id, conv: final.conv, member: final.member, profile: final.profile, status: final.status, text: final.text, reason: final.reason, started_at: final.started_at, finished_at: final.finished_at}
+    for (const p of taken) turns.set(p.ticket, record)
+    if (final.status === 'done') state.stored.turns++
+    state.stored.last_final_at = final.finished_at
+    await becomeNext(state, final)
+    await persist(state)
+    for (const hook of finalHooks) {
+      try {
+        await hook(final)
+      } catch (error) {
+        context.debug.log({lvl: 'error', tag: 'chat', msg: `a final hook failed for turn ${final.turn_id}: ${(error as Error).message}`, conv: final.conv})
+      }
+    }
+    state.running = null
+    runningCount--
+    if (state.pending.length > 0) markReady(state)
+    else if (!closed && !coordinating.some((check) => check(final.conv))) for (const listener of idleListeners) listener(final.conv)
+    schedule()
+  }
+
+  /** spec v36: a `mesh-become` marker gives the next turn of this conv a teammate's profile, announced in the thread. */
+  async function becomeNext(state: ConvState, final: TurnFinal) {
+    const marker = final.markers.find((m) => m.kind === 'become')
+    if (!marker || marker.kind === 'invalid' || final.status !== 'done') return
+    const target = String(marker.data.member ?? '')
+    const card = await readMember(context, target).catch(() => null)
+    if (!card || card.problem) {
+      context.debug.log({lvl: 'warn', tag: 'chat', msg: `${final.profile} asked to become ${JSON.stringify(target)}, which is not a usable team member`, conv: final.conv})
+      return
+    }
+    state.stored.become_next = target
+    context.timeline.append('chat.become', {author: final.profile, text: `${final.profile} becomes ${target} for the next turn`, conv: final.conv, member: state.stored.member, profile: target})
+  }
+
+  async function stateOf(input: TurnInput): Promise<ConvState> {
+    const known = convs.get(input.conv)
+    if (known) {
+      if (known.stored.member !== input.member) throw conflict('conv_member_mismatch', `Conversation ${input.conv} belongs to ${known.stored.member}, not ${input.member}`)
+      return known
+    }
+    const state: ConvState = {stored: newConversation(input.conv, input.member, context.clock()), pending: [], running: null, ready: false}
+    convs.set(input.conv, state)
+    await persist(state)
+    return state
+  }
+
+  async function assertUsable(id: string) {
+    const card = await readMember(context, id)
+    if (card.problem) throw conflict('member_malformed', `The card of ${id} cannot be used: ${card.problem}`)
+  }
+
+  return {
+    async start() {
+      for (const stored of await loadConversations(context)) convs.set(stored.conv, {stored, pending: [], running: null, ready: false})
+    },
+
+    async submit(input): Promise<SubmitResult> {
+      if (closed) throw new MeshError('unavailable', 'daemon_stopping', 'The daemon is stopping; no new turns')
+      await assertUsable(input.member)
+      if (input.become) await assertUsable(input.become)
+      const busy = convs.get(input.conv)?.running != null || runningCount >= limits().maxTurns
+      if (!input.merge && busy && waitingCount() >= limits().maxWaiting) {
+        throw rateLimited(`The daemon is at capacity (${limits().maxTurns} turns running, ${limits().maxWaiting} waiting); try again shortly`, 5, 'at_capacity')
+      }
+      const state = await stateOf(input)
+      const ticket = newId('t-')
+      state.pending.push({ticket, input})
+      remember({turn_id: ticket, conv: input.conv, member: input.member, status: 'waiting'})
+      context.timeline.append('chat.user', {author: input.author, text: input.text, conv: input.conv, turn_id: ticket, member: input.member, origin: input.origin, ...(input.request_ids ? {request_ids: input.request_ids} : {})})
+      markReady(state)
+      schedule()
+      return {conv: input.conv, turn_id: ticket, state: turns.get(ticket)?.status === 'running' ? 'running' : 'waiting'}
+    },
+
+    conversation: (conv) => {
+      const state = convs.get(conv)
+      return state ? view(state) : null
+    },
+    conversations: () => [...convs.values()].map(view),
+    isLive: (conv) => {
+      const state = convs.get(conv)
+      return !!state && ((state.running !== null && !state.running.finishing) || state.pending.length > 0)
+    },
+    turn: (id) => turns.get(id) ?? null,
+    onFinal(hook) {
+      finalHooks.push(hook)
+      return () => void finalHooks.splice(finalHooks.indexOf(hook), 1)
+    },
+    onIdle(listener) {
+      idleListeners.add(listener)
+      return () => void idleListeners.delete(listener)
+    },
+    addCoordinatingCheck(check) {
+      coordinating.push(check)
+    },
+    async close() {
+      closed = true
+      const finals = [...convs.values()].flatMap((state) => (state.running ? [state.running.turn.final] : []))
+      for (const state of convs.values()) state.running?.turn.kill('shutdown')
+      await Promise.all(finals)
+    },
+  }
+}
+
+export const unknownConv = (conv: string) => notFound('conv_not_found', `No conversation ${conv}`)

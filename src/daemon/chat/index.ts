@@ -1,0 +1,36 @@
+/**
+ * The chat area of the daemon (spec: chat, ask, queue and delegate routes;
+ * docs/daemon.md, Chat): one engine runs every member's turns; task
+ * resolution, ask answers and delegation hang on its finals; the queue on
+ * its idle conversations.
+ */
+import type {DaemonArea} from '../area.js'
+import type {DaemonContext} from '../context.js'
+import {createAsks} from './ask.js'
+import {createChatEngine} from './engine.js'
+import {resolutionHook} from './resolution/index.js'
+import {chatRoutes} from './routes.js'
+
+export function chatArea(context: DaemonContext): DaemonArea {
+  const engine = createChatEngine(context)
+  const asks = createAsks(context, engine)
+  // Resolution first: a task is done before a report wakes whoever delegated it.
+  engine.onFinal(resolutionHook(context))
+  engine.onFinal(asks.finalHook)
+  return {
+    name: 'chat',
+    routes: [...chatRoutes(context, engine), ...asks.routes],
+    async start() {
+      await engine.start()
+    },
+    async close() {
+      await engine.close()
+    },
+    health: () => {
+      const convs = engine.conversations()
+      return {chat: {live_turns: convs.filter((conv) => conv.live).length, waiting: convs.reduce((sum, conv) => sum + conv.waiting, 0)}}
+    },
+  }
+}
+
+export type {ChatEngine, TurnFinal, TurnInput} from './types.js'

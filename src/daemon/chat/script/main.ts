@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+/**
+ * The built-in `script` client: the process a turn of a `client: script`
+ * member runs (template in ../clients/templates.ts). It reads the turn's
+ * facts from MESH_TURN_FILE, drains the prompt on stdin, and plays the first
+ * matching reply of the script file named by its argument.
+ */
+import {readFileSync} from 'node:fs'
+import {fillIn, parseScript, pickReply, type TurnFacts} from './script.js'
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+function fail(message: string): never {
+  process.stderr.write(`script client: ${message}\n`)
+  process.exit(2)
+}
+
+async function main() {
+  const path = process.argv[2]
+  if (!path) fail('no script file given')
+  let script
+  try {
+    script = parseScript(readFileSync(path, 'utf8'))
+  } catch (error) {
+    fail(`${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such script file' : (error as Error).message}`)
+  }
+  let facts: TurnFacts
+  try {
+    facts = JSON.parse(readFileSync(process.env.MESH_TURN_FILE ?? '', 'utf8')) as TurnFacts
+  } catch {
+    fail('MESH_TURN_FILE does not name a readable turn file')
+  }
+  // A client reads its stdin to the end; the prompt is printed back only when the reply asks for it.
+  const chunks: Buffer[] = []
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+
+  const reply = pickReply(script, facts)
+  if (!reply) fail(`no reply of ${path} matches turn ${facts.turn} (${JSON.stringify(facts.text.slice(0, 80))}) and there is no default`)
+  if (reply.stderr) process.stderr.write(fillIn(reply.stderr, facts) + '\n')
+  if (reply.garbage) process.stdout.write(Buffer.from([0xff, 0xfe, 0x00, 0x1b, 0x5b, 0x33, 0x31, 0x6d, 0xc3, 0x28, 0x0a, 0x07, 0x08, 0x0a]))
+  for (const line of fillIn(reply.say ?? '', facts).replace(/\n+$/, '').split('\n')) {
+    if (reply.delay_ms) await sleep(reply.delay_ms)
+    process.stdout.write(line + '\n')
+  }
+  if (reply.echo_prompt) process.stdout.write(Buffer.concat(chunks).toString('utf8') + '\n')
+  if (reply.crash) process.kill(process.pid, 'SIGKILL')
+  if (reply.hang) {
+    setInterval(() => {}, 1 << 30)
+    return
+  }
+  process.exitCode = reply.exit ?? 0
+}
+
+void main()

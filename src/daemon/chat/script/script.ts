@@ -1,0 +1,89 @@
+/**
+ * The script client's file (docs/daemon.md, The script client): a list of
+ * replies, the first whose conditions hold is played. It makes every path of
+ * a turn (text, report and delegate markers, become, failures, hangs,
+ * garbage, delays) reproducible with no model installed.
+ *
+ * ```yaml
+ * replies:
+ *   - when: "fix the login"      # regex, case-insensitive, tested against the turn's text
+ *     turn: 1                     # only on this turn of the session (1 = first)
+ *     say: |                      # printed line by line; {{text}}, {{member}}, {{conv}}, {{turn}},
+ *       → working on #{{initiative}} · #{{task}}   # {{task}}, {{initiative}}, {{request_ids}} are filled in
+ *     delay_ms: 20                # pause before each line
+ *     exit: 0                     # exit code once printed
+ *     hang: false                 # print, then never exit
+ *     crash: false                # die by SIGKILL after printing
+ *     garbage: false              # print bytes that are not text first
+ *     stderr: "a warning"         # written to stderr
+ *     echo_prompt: false          # print the prompt received on stdin, after `say`
+ * default: {say: "…"}             # when no reply matches
+ * ```
+ */
+import {parse} from 'yaml'
+
+export interface ScriptReply {
+  when?: string
+  turn?: number
+  say?: string
+  delay_ms?: number
+  exit?: number
+  hang?: boolean
+  crash?: boolean
+  garbage?: boolean
+  stderr?: string
+  /** Print the prompt received on stdin after `say` (tests read what a turn was told). */
+  echo_prompt?: boolean
+}
+
+export interface Script {
+  replies: ScriptReply[]
+  default?: ScriptReply
+}
+
+/** What the daemon tells a turn's process (the JSON file named by MESH_TURN_FILE). */
+export interface TurnFacts {
+  conv: string
+  member: string
+  profile: string
+  turn: number
+  session: string
+  text: string
+  request_ids: string[]
+  anchor?: {initiative?: string; task?: string}
+}
+
+const isReply = (value: unknown): value is ScriptReply => !!value && typeof value === 'object' && !Array.isArray(value)
+
+/** Parses a script file's text; throws an Error with a sentence when it is not a script. */
+export function parseScript(text: string): Script {
+  const data = parse(text) as unknown
+  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new Error('a script is a YAML mapping with `replies`')
+  const {replies, default: fallback} = data as {replies?: unknown; default?: unknown}
+  if (!Array.isArray(replies) || !replies.every(isReply)) throw new Error('`replies` must be a list of mappings')
+  if (fallback !== undefined && !isReply(fallback)) throw new Error('`default` must be a mapping')
+  for (const reply of replies) if (reply.when !== undefined) new RegExp(reply.when, 'i')
+  return {replies, default: fallback}
+}
+
+export function pickReply(script: Script, facts: TurnFacts): ScriptReply | null {
+  for (const reply of script.replies) {
+    if (reply.turn !== undefined && reply.turn !== facts.turn) continue
+    if (reply.when !== undefined && !new RegExp(reply.when, 'i').test(facts.text)) continue
+    return reply
+  }
+  return script.default ?? null
+}
+
+export function fillIn(text: string, facts: TurnFacts): string {
+  const values: Record<string, string> = {
+    text: facts.text,
+    member: facts.member,
+    conv: facts.conv,
+    turn: String(facts.turn),
+    task: facts.anchor?.task ?? '',
+    initiative: facts.anchor?.initiative ?? '',
+    request_ids: JSON.stringify(facts.request_ids),
+  }
+  return text.replace(/\{\{\s*([a-z_]+)\s*\}\}/g, (whole, name: string) => values[name] ?? whole)
+}

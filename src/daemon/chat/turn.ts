@@ -1,0 +1,157 @@
+/**
+ * One turn from start to final (spec: Agent team member; docs/daemon.md,
+ * Chat — a turn): read the card of the profile, choose the client template,
+ * build the prompt (the system prompt on a session's first turn, or on every
+ * turn of a client that cannot resume), run the process streaming each line
+ * as `chat.assistant.delta`, and end with `chat.assistant.final` — whatever
+ * the process did. Scheduling and hooks are the engine's.
+ */
+import {rm} from 'node:fs/promises'
+import {isAbsolute, relative, resolve} from 'node:path'
+import {writeFileAtomic} from '../../lib/atomic-write.js'
+import type {DaemonContext} from '../context.js'
+import {RUNTIME_DIR} from '../constants.js'
+import {boundariesFor} from '../team/boundaries.js'
+import {listMembers, readCardText, readMember, type MemberCard} from '../team/cards.js'
+import {readCardFile} from '../team/cards.js'
+import {buildCall, loadClients} from './clients/resolve.js'
+import {CHAT_RUNTIME_DIR} from './constants.js'
+import {DEFAULT_PINNED, readContextSlice} from './context-slice.js'
+import type {StoredConversation} from './conversations.js'
+import {parseMarkers} from './markers.js'
+import {systemPrompt, teammateCatalog, turnText} from './prompt.js'
+import {parseAnchor} from './resolution/anchor.js'
+import {runTurnProcess, type RunningTurn, type RunOutcome} from './runner.js'
+import type {TurnAnchor, TurnFinal, TurnInput} from './types.js'
+
+export interface TurnStart {
+  turn_id: string
+  conv: StoredConversation
+  inputs: TurnInput[]
+  /** The profile for this turn (become), or the conv's member. */
+  profile: string
+}
+
+/** Where the script client finds a member's script: `.mesh/scripts/<name>.yaml`, or a path inside the repository. */
+export function scriptPath(context: Pick<DaemonContext, 'root' | 'meshPath'>, name: string): string | null {
+  const path = name.includes('/') || name.endsWith('.yaml') || name.endsWith('.yml') ? resolve(context.root, name) : context.meshPath('scripts', `${name}.yaml`)
+  const inside = relative(context.root, path)
+  return inside.startsWith('..') || isAbsolute(inside) ? null : path
+}
+
+async function rosterWithPrompts(context: DaemonContext): Promise<Array<MemberCard>> {
+  const summaries = await listMembers(context)
+  return Promise.all(summaries.map(async (summary) => (summary.problem ? {...summary, prompt: ''} : readCardText(summary.id, await readCardFile(context, summary.id).catch(() => '')))))
+}
+
+async function firstTurnSystem(context: DaemonContext, card: MemberCard): Promise<string> {
+  const roster = await rosterWithPrompts(context)
+  const ids = card.context.length > 0 ? card.context : DEFAULT_PINNED
+  const {files, missing} = await readContextSlice(context.meshPath('context'), ids)
+  if (missing.length > 0) context.debug.log({lvl: 'warn', tag: 'chat', msg: `${card.id}: context ${missing.join(', ')} names no file under .mesh/context/`, agent_id: card.id})
+  return systemPrompt({member: card, files, catalog: teammateCatalog(card.id, roster), boundaries: boundariesFor(roster.map((member) => member.id))})
+}
+
+export interface StartedTurn {
+  /** Stops the turn (daemon shutdown): a process running is killed, one not yet spawned never is. */
+  kill(reason: 'shutdown'): void
+  final: Promise<TurnFinal>
+}
+
+/** Starts the turn's process; `final` settles once `chat.assistant.final` is out. Never rejects. */
+export function startTurn(context: DaemonContext, start: TurnStart): StartedTurn {
+  const {turn_id, conv, inputs, profile} = start
+  const startedAt = new Date(context.clock()).toISOString()
+  const anchor: TurnAnchor | undefined = inputs.find((input) => input.anchor)?.anchor
+  const lines: string[] = []
+  const turnFile = context.meshPath(RUNTIME_DIR, CHAT_RUNTIME_DIR, 'turns', `${turn_id}.json`)
+  let running: RunningTurn | null = null
+  let stopped = false
+
+  const finish = async (outcome: RunOutcome): Promise<TurnFinal> => {
+    await rm(turnFile, {force: true}).catch(() => {})
+    const raw = lines.join('\n')
+    const {markers, text} = parseMarkers(raw)
+    const final: TurnFinal = {
+      conv: conv.conv,
+      turn_id,
+      member: conv.member,
+      profile,
+      status: outcome.status,
+      ...(outcome.reason ? {reason: outcome.reason} : {}),
+      exit_code: outcome.exit_code,
+      text,
+      raw,
+      markers,
+      anchor: parseAnchor(raw) ?? anchor,
+      inputs,
+      started_at: startedAt,
+      finished_at: new Date(context.clock()).toISOString(),
+    }
+    for (const marker of markers) if (marker.kind === 'invalid') context.debug.log({lvl: 'warn', tag: 'chat', msg: `${profile} in ${conv.conv}: ${marker.error}`, conv: conv.conv, agent_id: profile})
+    context.timeline.append('chat.assistant.final', {
+      author: profile,
+      text,
+      conv: conv.conv,
+      turn_id,
+      member: conv.member,
+      profile,
+      status: final.status,
+      ...(outcome.reason ? {reason: outcome.reason, detail: outcome.detail} : {}),
+      exit_code: outcome.exit_code,
+      ...(final.anchor ? {anchor: final.anchor} : {}),
+    })
+    if (outcome.status === 'failed') context.debug.log({lvl: 'warn', tag: 'subagent-final', msg: `turn ${turn_id} of ${profile} in ${conv.conv} failed: ${outcome.detail ?? outcome.reason}`, conv: conv.conv, agent_id: profile})
+    return final
+  }
+
+  const prepared = (async () => {
+    // become (spec v36): the teammate's profile, the conv member's client and session.
+    const owner = await readMember(context, conv.member)
+    const card = profile === conv.member ? owner : await readMember(context, profile)
+    if (owner.problem) throw new Error(`the card of ${owner.id} cannot be used: ${owner.problem}`)
+    if (card.problem) throw new Error(`the card of ${card.id} cannot be used: ${card.problem}`)
+    const clientName = owner.client ?? 'claude'
+    const template = (await loadClients(context))[clientName]
+    if (!template) throw new Error(`unknown client ${JSON.stringify(clientName)} on ${owner.id}'s card; known: claude, codex, gemini, script, and those of .mesh/agents/clients.yaml`)
+    const model = owner.model ?? (template.defaultModel || owner.id)
+    const script = clientName === 'script' ? scriptPath(context, model) : ''
+    if (script === null) throw new Error(`the script ${model} of ${owner.id} is outside the repository`)
+    const stateless = template.resume === undefined
+    const first = conv.turns === 0 || stateless
+    let text = turnText(inputs, anchor)
+    if (card !== owner) text = `For this turn only you act as ${card.id} (${card.title ?? card.id}):\n\n${card.prompt.trim()}\n\n---\n\n${text}`
+    const system = first ? await firstTurnSystem(context, owner) : null
+    const call = buildCall(template, {model, session: conv.session_id, system, prompt: text, effort: owner.effort, script: script ?? '', firstTurn: first})
+    await writeFileAtomic(turnFile, JSON.stringify({conv: conv.conv, member: conv.member, profile, turn: conv.turns + 1, session: conv.session_id, text, request_ids: inputs.flatMap((input) => input.request_ids ?? []), anchor}))
+    context.timeline.append('chat.turn.started', {author: 'daemon', text: '', conv: conv.conv, turn_id, member: conv.member, profile, client: clientName, model, origin: inputs[0].origin, resumed: call.resumed})
+    return {call, timeoutMs: context.chatLimits.turnTimeoutMs}
+  })()
+
+  const final = prepared.then(
+    ({call, timeoutMs}) => {
+      if (stopped) return finish({status: 'failed', reason: 'shutdown', exit_code: null, signal: null, detail: 'the daemon stopped before the turn began'})
+      let seq = 0
+      running = runTurnProcess({
+        argv: call.argv,
+        stdin: call.stdin,
+        cwd: context.root,
+        env: {...(process.env as Record<string, string>), MESH_TURN_FILE: turnFile, MESH_CONV: conv.conv, MESH_MEMBER: profile, MESH_TURN_ID: turn_id},
+        timeoutMs,
+        onLine(line) {
+          lines.push(line)
+          context.timeline.append('chat.assistant.delta', {author: profile, text: line, conv: conv.conv, turn_id, member: conv.member, seq: seq++})
+        },
+      })
+      return running.done.then(finish)
+    },
+    (error: Error) => finish({status: 'failed', reason: 'spawn', exit_code: null, signal: null, detail: error.message}),
+  )
+  return {
+    kill(reason) {
+      stopped = true
+      running?.kill(reason)
+    },
+    final,
+  }
+}
