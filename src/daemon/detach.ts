@@ -35,13 +35,13 @@ async function healthAnswers(url: string): Promise<boolean> {
   }
 }
 
-export async function detachDaemon(options: {root: string; port?: number; logLevel: string}): Promise<Detached> {
+export async function detachDaemon(options: {root: string; port?: number; logLevel: string; /** Flags passed on as given (the chat limits). */ extraArgs?: string[]}): Promise<Detached> {
   const found = await locateDaemon(options.root)
   if (found.state === 'running' && (await healthAnswers(found.url))) return {url: found.url, pid: found.runtime.pid, already: true}
   await mkdir(meshPath(options.root, RUNTIME_DIR), {recursive: true})
   const logPath = meshPath(options.root, DETACH_LOG)
   const log = openSync(logPath, 'w', 0o600)
-  const args = [BIN, 'serve', '--dir', options.root, '--log-level', options.logLevel, ...(options.port !== undefined ? ['--port', String(options.port)] : [])]
+  const args = [BIN, 'serve', '--dir', options.root, '--log-level', options.logLevel, ...(options.port !== undefined ? ['--port', String(options.port)] : []), ...(options.extraArgs ?? [])]
   const child = spawn(process.execPath, args, {detached: true, stdio: ['ignore', log, log], env: {...process.env, MESH_DAEMON_DETACHED: '1'}})
   closeSync(log)
   let exited: number | null = null

@@ -1,6 +1,7 @@
 import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {projectDirFlag} from '../../cli/project-dir.js'
+import {chatLimitArgs, chatLimitFlags, chatLimitsOf} from '../../cli/chat-limit-flags.js'
 
 export default class Serve extends MeshCommand {
   static override description = `Run the local daemon of the project in this folder (or any folder above it holding .mesh/).
@@ -18,6 +19,7 @@ The daemon serves the project on 127.0.0.1 only: on architect.port of .mesh/publ
     port: Flags.integer({description: 'a fixed port (0: any free one) instead of architect.port, then 5570–5589', min: 0, max: 65535}),
     detach: Flags.boolean({description: 'start in the background and return once /health answers', default: false}),
     'log-level': Flags.option({options: ['debug', 'info', 'warn', 'error'] as const, description: 'log level on stderr (the debug stream keeps everything)', default: 'info', env: 'MESH_LOG_LEVEL'})(),
+    ...chatLimitFlags,
   }
 
   protected override streamsNdjson = true
@@ -28,13 +30,13 @@ The daemon serves the project on 127.0.0.1 only: on architect.port of .mesh/publ
     const root = await findProjectRoot(flags.dir ?? process.cwd())
     if (flags.detach) {
       const {detachDaemon} = await import('../../daemon/detach.js')
-      const started = await detachDaemon({root, port: flags.port, logLevel: flags['log-level']})
+      const started = await detachDaemon({root, port: flags.port, logLevel: flags['log-level'], extraArgs: chatLimitArgs(flags)})
       if (!this.jsonEnabled()) this.log(`mesh daemon ${started.already ? 'already serving' : 'serving'} ${root} on ${started.url} (pid ${started.pid}; \`mesh daemon stop\` stops it)`)
       return {event: started.already ? 'already_running' : 'detached', url: started.url, pid: started.pid, root}
     }
     const [{createLogger}, {startDaemon}] = await Promise.all([import('../../lib/log.js'), import('../../daemon/start.js')])
     const logger = createLogger({name: 'daemon', level: flags['log-level']})
-    const running = await startDaemon({root, logger, port: flags.port})
+    const running = await startDaemon({root, logger, port: flags.port, chat: chatLimitsOf(flags)})
     const listening = {event: 'listening', url: running.url, port: running.port, pid: process.pid, root, version: running.runtime.version}
     if (this.jsonEnabled()) process.stdout.write(JSON.stringify(listening) + '\n')
     else this.log(`mesh daemon serving ${root} on ${running.url} (Ctrl-C stops it)`)
