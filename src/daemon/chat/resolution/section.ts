@@ -45,9 +45,16 @@ export function asSectionContent(text: string): string {
   return open ? `${joined.replace(/\n?$/, '\n')}\`\`\`` : joined
 }
 
+/** The body's own line ending: CRLF when most of its lines end so. */
+function lineEndingOf(text: string): string {
+  const crlf = text.match(/\r\n/g)?.length ?? 0
+  const all = text.match(/\n/g)?.length ?? 0
+  return crlf * 2 > all ? '\r\n' : '\n'
+}
+
 /** The body with its `## Resolution` section holding `content` (replaced where it is, else appended at the end). */
 export function withResolution(body: string, content: string): string {
-  const eol = body.includes('\r\n') ? '\r\n' : '\n'
+  const eol = lineEndingOf(body)
   const section = `${RESOLUTION_HEADING}${eol}${eol}${content.replace(/\r?\n/g, eol).trimEnd()}${eol}`
   const lines = linesOf(body)
   let start = -1
