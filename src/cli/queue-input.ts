@@ -1,0 +1,60 @@
+/**
+ * The `mesh queue` commands' arguments, their checks and how an item shows on
+ * a terminal (docs/cli.md, mesh queue). A malformed conv or item id is a
+ * `usage_*` error (exit 2) before the daemon is called, so no other text
+ * reaches a route's path; the text limits are the daemon's to judge.
+ */
+import {readFile} from 'node:fs/promises'
+import {Args, Flags} from '@oclif/core'
+import {printable} from '../client/printable.js'
+import {CONV_PATTERN} from '../daemon/chat/constants.js'
+import type {QueueItem} from '../daemon/chat/queue/queue-file.js'
+import {invalid} from '../lib/errors.js'
+
+/** Item ids the daemon makes are `q-<12 hex>`; a hand-edited file may hold others of this shape. */
+const ITEM_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/
+
+export const convArg = Args.string({description: 'conversation id (c-…, m-<member>, ask-…)', required: true})
+export const itemIdArg = Args.string({description: 'queue item id (q-…, from mesh queue list)', required: true})
+export const textFileFlag = Flags.string({description: 'read the text from this file (- reads stdin) instead of the argument'})
+
+export function checkConv(raw: string): string {
+  if (CONV_PATTERN.test(raw)) return raw
+  throw invalid('usage_bad_conv', `A conv id is a-z or 0-9, then up to 79 of a-z, 0-9, ., _ and - (e.g. c-3f9a0b1c2d3e); got ${JSON.stringify(raw.slice(0, 90))}`, {field: 'conv'})
+}
+
+export function checkItemId(raw: string): string {
+  if (ITEM_ID_PATTERN.test(raw)) return raw
+  throw invalid('usage_bad_item_id', `A queue item id looks like q-3f9a0b1c2d3e; got ${JSON.stringify(raw.slice(0, 70))}`, {field: 'id'})
+}
+
+/** `/chat/conv/<conv>/queue` plus `rest`; conv and id must have passed their checks. */
+export const queueRoute = (conv: string, rest = '') => `/chat/conv/${conv}/queue${rest}`
+
+/** The item text: the argument, or `--file` (`-`: stdin), exactly one of them. */
+export async function itemText(arg: string | undefined, file: string | undefined): Promise<string> {
+  if (arg !== undefined && file !== undefined) throw invalid('usage_text_twice', 'Give the text as an argument or with --file, not both', {field: 'text'})
+  if (arg !== undefined) return arg
+  if (file === undefined) throw invalid('usage_missing_text', 'Give the text as an argument, or with --file <path> (- reads stdin)', {field: 'text'})
+  try {
+    if (file !== '-') return await readFile(file, 'utf8')
+    const chunks: Buffer[] = []
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+    return Buffer.concat(chunks).toString('utf8')
+  } catch (error) {
+    throw invalid('usage_text_file', `Cannot read --file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {field: 'file'})
+  }
+}
+
+/** The first line of a text, cut to `max` characters, safe to print. */
+export function excerpt(text: string, max = 60): string {
+  const first = text.trim().split('\n')[0]
+  const cut = first.length > max ? `${first.slice(0, max - 1)}…` : first
+  return printable(cut) + (text.trim().includes('\n') ? ' …' : '')
+}
+
+/** `<position>  <id>  <status>  <first line>` (and the reason of a failed item). */
+export function itemLine(item: QueueItem): string {
+  const reason = item.failed_reason ? `  (${printable(item.failed_reason)})` : ''
+  return `${String(item.position).padStart(2)}  ${printable(item.id)}  ${item.status.padEnd(7)}  ${excerpt(item.text)}${reason}`
+}
