@@ -7,7 +7,11 @@
 import type {DaemonArea} from '../area.js'
 import type {DaemonContext} from '../context.js'
 import {createAsks} from './ask.js'
+import {startDelegation} from './delegation/index.js'
+import {startDelegation} from './delegation/index.js'
 import {createChatEngine} from './engine.js'
+import {startQueueDispatch, type QueueDispatch} from './queue/dispatcher.js'
+import {queueRoutes} from './queue/routes.js'
 import {resolutionHook} from './resolution/index.js'
 import {chatRoutes} from './routes.js'
 
@@ -17,14 +21,16 @@ export function chatArea(context: DaemonContext): DaemonArea {
   // Resolution first: a task is done before a report wakes whoever delegated it.
   engine.onFinal(resolutionHook(context))
   engine.onFinal(asks.finalHook)
+  const delegation = startDelegation(context, engine)
   return {
     name: 'chat',
-    routes: [...chatRoutes(context, engine), ...asks.routes],
+    routes: [...chatRoutes(context, engine), ...asks.routes, ...delegation.routes],
     async start() {
       await engine.start()
     },
     async close() {
       await engine.close()
+      await delegation.flush()
     },
     health: () => {
       const convs = engine.conversations()
