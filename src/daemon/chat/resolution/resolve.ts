@@ -32,8 +32,8 @@ export function reportOf(final: TurnFinal): Report | null {
   return last && 'data' in last ? last.data : null
 }
 
-/** A report that says the work is finished: `status: "done"` or `outcome: "success"`. */
-const saysDone = (report: Report) => report.status === 'done' || report.outcome === 'success'
+/** A report that says the work is finished: `status: "done"` (any case, as delegation reads it) or `outcome: "success"`. */
+const saysDone = (report: Report) => (typeof report.status === 'string' && report.status.trim().toLowerCase() === 'done') || report.outcome === 'success'
 
 const nonEmpty = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null)
 

@@ -9,6 +9,7 @@ describe('when a turn finished a task', () => {
   it('resolves the task of a done report: the one it names, else the anchor', () => {
     expect(taskToResolve(turnFinal({markers: [report({status: 'done'})], anchor: {initiative: 'I1', task: 'API1'}}))).toMatchObject({task: 'API1'})
     expect(taskToResolve(turnFinal({markers: [report({outcome: 'success', task: 'API2'})], anchor: {task: 'API1'}}))).toMatchObject({task: 'API2'})
+    expect(taskToResolve(turnFinal({markers: [report({status: ' Done '})]}))).toMatchObject({task: 'API1'})
   })
 
   it('takes the last report: a later one supersedes an earlier one', () => {
