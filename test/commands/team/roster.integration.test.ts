@@ -29,7 +29,8 @@ describe('mesh team list', () => {
       expect(lines.find((line) => line.startsWith('architect'))?.split(/\s{2,}/)).toEqual(['architect', 'Coordinating architect', 'claude', 'opus', 'internal', '—'])
       expect(lines.find((line) => line.startsWith('broken'))).toMatch(/frontmatter/)
 
-      const listed = json(await project.mesh(['team', 'list', '--json']))
+      // -C finds the project from anywhere.
+      const listed = json(await runCli(['team', 'list', '--json', '-C', project.repo.root], {cwd: '/'}))
       expect(listed.members.map((m: {id: string}) => m.id)).toEqual(['architect', 'broken'])
       expect(listed.members[0]).toMatchObject({id: 'architect', title: 'Coordinating architect', client: 'claude', model: 'opus', exposure: 'internal', problem: null})
     } finally {
@@ -79,6 +80,10 @@ describe('mesh team add', () => {
     expect(named.stdout).toContain('`mesh team expose helpdesk` prints its member token')
     expect(named.stdout).not.toContain(token)
     expect(named.stdout).toContain(`card     ${project.url}/team/helpdesk/.well-known/agent.json`)
+
+    // --exposure wins over a draft that reads as exposed.
+    expect(json(await project.mesh(['team', 'add', 'quiet', '--from-text', 'Exposed to nobody.', '--exposure', 'internal', '--json']))).toMatchObject({id: 'quiet', exposure: 'internal'})
+    expect(project.tokens()).not.toHaveProperty('quiet')
   })
 
   it('refuses an existing id (409, exit 1) and malformed input (exit 2) before writing', async () => {
