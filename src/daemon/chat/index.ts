@@ -8,7 +8,6 @@ import type {DaemonArea} from '../area.js'
 import type {DaemonContext} from '../context.js'
 import {createAsks} from './ask.js'
 import {startDelegation} from './delegation/index.js'
-import {startDelegation} from './delegation/index.js'
 import {createChatEngine} from './engine.js'
 import {startQueueDispatch, type QueueDispatch} from './queue/dispatcher.js'
 import {queueRoutes} from './queue/routes.js'
@@ -22,13 +21,16 @@ export function chatArea(context: DaemonContext): DaemonArea {
   engine.onFinal(resolutionHook(context))
   engine.onFinal(asks.finalHook)
   const delegation = startDelegation(context, engine)
+  let queue: QueueDispatch | null = null
   return {
     name: 'chat',
-    routes: [...chatRoutes(context, engine), ...asks.routes, ...delegation.routes],
+    routes: [...chatRoutes(context, engine), ...asks.routes, ...queueRoutes(context, engine), ...delegation.routes],
     async start() {
       await engine.start()
+      queue = await startQueueDispatch(context, engine)
     },
     async close() {
+      await queue?.stop()
       await engine.close()
       await delegation.flush()
     },
