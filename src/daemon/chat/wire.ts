@@ -1,0 +1,114 @@
+/**
+ * The chat area's wire shapes, for clients (src/client/daemon/: `mesh ask`,
+ * `mesh team watch`). Type-only, like src/registry/wire.ts: the route answers
+ * are re-exported or derived from the code that sends them; the event
+ * payloads are written out here because turn.ts and engine.ts build them
+ * inline (their fields are the ones those files append; docs/daemon-api.md,
+ * Chat, lists them). A client importing this loads no server code.
+ */
+import type {MemberSummary} from '../team/cards.js'
+import type {QueueItem} from './queue/queue-file.js'
+import type {ConversationView, SubmitResult, TurnAnchor, TurnFailure, TurnOrigin} from './types.js'
+
+export type {ConversationView, TurnAnchor, TurnFailure, TurnOrigin} from './types.js'
+export type {TurnRecord} from './engine.js'
+export type {MemberSummary} from '../team/cards.js'
+export type {QueueFile, QueueItem, QueueStatus} from './queue/queue-file.js'
+export type {LedgerRow, LedgerSnapshot, Requester, DelegationOutcome} from './delegation/ledger.js'
+
+/** `POST /chat/send` and `POST /chat/dispatch` (202): the turn started or lined up. */
+export type SendAnswer = SubmitResult & {member: string; anchor?: TurnAnchor}
+/** `POST /chat/send` body. */
+export interface SendBody {
+  text: string
+  member?: string
+  conv?: string
+  task?: string
+  initiative?: string
+}
+/** `GET /chat/convs`. */
+export interface ConvList {
+  convs: ConversationView[]
+}
+/** `GET /team`. */
+export interface TeamList {
+  members: MemberSummary[]
+}
+
+/** Every chat timeline line carries these (src/daemon/timeline.ts). */
+interface TimelineFields {
+  author: string
+  text: string
+  conv: string
+}
+
+/** `chat.user`: an input was accepted for a turn (engine.ts submit). */
+export interface ChatUserData extends TimelineFields {
+  turn_id: string
+  member: string
+  origin: TurnOrigin
+  request_ids?: string[]
+}
+
+/** `chat.turn.started`: the turn's process is about to run (turn.ts). */
+export interface ChatTurnStartedData extends TimelineFields {
+  turn_id: string
+  member: string
+  profile: string
+  client: string
+  model: string
+  origin: TurnOrigin
+  resumed: boolean
+}
+
+/** `chat.assistant.delta`: one output line of the turn, markers included (turn.ts). */
+export interface ChatDeltaData extends TimelineFields {
+  turn_id: string
+  member: string
+  seq: number
+}
+
+/** `chat.assistant.final`: the turn ended; `text` without markers (turn.ts). */
+export interface ChatFinalData extends TimelineFields {
+  turn_id: string
+  member: string
+  profile: string
+  status: 'done' | 'failed'
+  reason?: TurnFailure
+  /** Why it failed, in words (stderr's end, the timeout…), with `reason`. */
+  detail?: string
+  exit_code: number | null
+  anchor?: TurnAnchor
+}
+
+/** `delegation.opened` (delegation/delegate.ts); `text` is `<requester> → <member>: <brief's first line>`. */
+export interface DelegationOpenedData extends TimelineFields {
+  request_id: string
+  member: string
+  requester: {conv: string | null; member: string}
+  anchor: TurnAnchor
+  chain: string[]
+  depth: number
+  reused: boolean
+}
+
+/** `delegation.closed` (delegation/hook.ts). */
+export interface DelegationClosedData extends TimelineFields {
+  request_id: string
+  outcome: string
+  member: string
+  requester: {conv: string | null; member: string}
+  reason?: string
+}
+
+/** `queue.item.added|updated|removed|sent` (queue/store.ts). */
+export interface QueueEventData {
+  conv: string
+  version: number
+  item: QueueItem
+}
+
+/** `team.created|updated|deleted` (team/members.ts). */
+export interface TeamEventData {
+  id: string
+}
