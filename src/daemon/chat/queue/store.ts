@@ -5,13 +5,14 @@
  * caller's `version` (optimistic concurrency), written atomically and then
  * announced on the event bus. docs/daemon-api.md, Queue; docs/daemon.md, Queue.
  *
- * Written with writeFileAtomic, not the project writer: the writer keeps a
- * snapshot of every rewrite, and a queue is rewritten on each enqueue and
- * each dispatched turn (up to 3 MB a time); restoring an old queue would
- * send sent items again, and the folder is never committed (deny-list).
+ * Written through the project writer (atomic, inside `.mesh/` only): item
+ * texts are the operator's words, so the snapshot it keeps of each rewrite
+ * lets an unwanted edit or removal be undone (`mesh daemon restore
+ * queues/<conv>.json`), and the file watcher knows these writes as the
+ * daemon's own (no `file.changed` on top of `queue.item.*`). Git skips the
+ * folder (deny-list).
  */
 import {readdir} from 'node:fs/promises'
-import {writeFileAtomic} from '../../../lib/atomic-write.js'
 import {conflict, notFound} from '../../../lib/errors.js'
 import {createMutex, type Mutex} from '../../../lib/mutex.js'
 import type {DaemonContext} from '../../context.js'
@@ -19,7 +20,7 @@ import {CONV_PATTERN, newId} from '../constants.js'
 import {INTERRUPTED_REASON, QUEUE_DEBUG_TAG, QUEUE_DIR, QUEUE_EVENTS, QUEUE_ITEM_PREFIX, QUEUE_MAX_ITEMS} from './constants.js'
 import {checkText, readQueue, renumber, type QueueFile, type QueueItem, type QueueStatus} from './queue-file.js'
 
-export type QueueContext = Pick<DaemonContext, 'meshPath' | 'clock' | 'events' | 'debug'>
+export type QueueContext = Pick<DaemonContext, 'meshPath' | 'clock' | 'events' | 'debug' | 'writer'>
 
 /** `version`: the queue's version the caller last saw; a write against another one is 409 `version_conflict`. */
 export interface Expect {
@@ -82,7 +83,7 @@ export function createQueueStore(context: QueueContext): QueueStore {
     }
   }
 
-  const update = <T>(conv: string, expect: Expect, change: (file: QueueFile) => Change<T>): Promise<T> =>
+  const update = <T>(conv: string, expect: Expect, reason: string, change: (file: QueueFile) => Change<T>): Promise<T> =>
     locked(conv, async () => {
       const file = await readQueue(pathOf(conv), conv)
       if (expect.version !== undefined && expect.version !== file.version) {
@@ -91,7 +92,7 @@ export function createQueueStore(context: QueueContext): QueueStore {
       const done = change(file)
       if (!done.write) return done.result
       const next: QueueFile = {conv, version: file.version + 1, ...(file.member ? {member: file.member} : {}), items: renumber(file.items)}
-      await writeFileAtomic(pathOf(conv), JSON.stringify(next, null, 2) + '\n')
+      await context.writer.write(`${QUEUE_DIR}/${conv}.json`, JSON.stringify(next, null, 2) + '\n', {reason})
       for (const event of done.events) {
         const item = next.items.find((candidate) => candidate.id === event.item.id) ?? event.item
         context.events.publish(event.type, {conv, version: next.version, item, ...event.extra})
@@ -115,7 +116,7 @@ export function createQueueStore(context: QueueContext): QueueStore {
 
     async add(conv, input) {
       const text = checkText(input.text)
-      return update(conv, input, (file) => {
+      return update(conv, input, 'queue.add', (file) => {
         if (file.items.length >= QUEUE_MAX_ITEMS) throw conflict('queue_full', `The queue of ${conv} holds ${QUEUE_MAX_ITEMS} items, its limit: wait for some to be sent, or remove some`)
         if (input.member !== undefined && file.member !== undefined && input.member !== file.member && file.items.length > 0) {
           throw conflict('member_mismatch', `The queue of ${conv} runs with ${file.member}, not ${input.member}`, {field: 'member'})
@@ -131,7 +132,7 @@ export function createQueueStore(context: QueueContext): QueueStore {
 
     async edit(conv, id, input) {
       const text = checkText(input.text)
-      return update(conv, input, (file) => {
+      return update(conv, input, 'queue.edit', (file) => {
         const item = {...find(file, id)}
         mustBe(item, ['queued'])
         item.text = text
@@ -141,7 +142,7 @@ export function createQueueStore(context: QueueContext): QueueStore {
     },
 
     move(conv, id, input) {
-      return update(conv, input, (file) => {
+      return update(conv, input, 'queue.move', (file) => {
         const item = find(file, id)
         mustBe(item, ['queued'])
         const rest = file.items.filter((candidate) => candidate.id !== id)
@@ -153,7 +154,7 @@ export function createQueueStore(context: QueueContext): QueueStore {
     },
 
     remove(conv, id, input = {}) {
-      return update(conv, input, (file) => {
+      return update(conv, input, 'queue.remove', (file) => {
         const item = find(file, id)
         // A sending item is being handed to the engine right now: it cannot be taken back.
         mustBe(item, ['queued', 'failed'])
@@ -164,7 +165,7 @@ export function createQueueStore(context: QueueContext): QueueStore {
     },
 
     claim(conv, options) {
-      return update(conv, options, (file) => {
+      return update(conv, options, 'queue.send', (file) => {
         const found = options.id === undefined ? file.items.find((item) => item.status === 'queued') : find(file, options.id)
         if (!found) return {result: null, write: false, events: []}
         mustBe(found, options.from)
@@ -176,7 +177,7 @@ export function createQueueStore(context: QueueContext): QueueStore {
     },
 
     settle(conv, id, outcome) {
-      return update(conv, {}, (file) => {
+      return update(conv, {}, 'queue.send', (file) => {
         const found = file.items.find((item) => item.id === id)
         if (!found || found.status !== 'sending') return {result: null, write: false, events: []}
         if (outcome.status === 'sent') {
@@ -199,7 +200,7 @@ export function createQueueStore(context: QueueContext): QueueStore {
         // Only files a conv id can name (an editor's `.x.json.tmp`, a stray `Notes.json` are not queues).
         if (!CONV_PATTERN.test(conv)) continue
         try {
-          recovered += await update(conv, {}, (file) => {
+          recovered += await update(conv, {}, 'queue.recover', (file) => {
             const stuck = file.items.filter((item) => item.status === 'sending')
             const failed = stuck.map((item): QueueItem => ({...item, status: 'failed', failed_reason: INTERRUPTED_REASON}))
             for (const item of failed) replace(file, item)

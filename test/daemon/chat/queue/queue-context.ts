@@ -1,9 +1,10 @@
-/** A queue store's context over a temp project: the real event bus and debug stream, an injected clock. */
-import {mkdtempSync, rmSync} from 'node:fs'
+/** A queue store's context over a temp project: the real event bus, debug stream and project writer (snapshots on), an injected clock. */
+import {mkdirSync, mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {openDebugStream} from '../../../../src/daemon/debug-stream.js'
 import {createEventBus, type DaemonEvent} from '../../../../src/daemon/events.js'
+import {createProjectWriter} from '../../../../src/daemon/project-writer.js'
 import type {QueueContext} from '../../../../src/daemon/chat/queue/store.js'
 
 export interface QueueFixture {
@@ -24,9 +25,11 @@ export async function queueFixture(): Promise<QueueFixture> {
   const events: DaemonEvent<any>[] = []
   const bus = createEventBus({clock})
   bus.subscribe((event) => void events.push(event))
+  mkdirSync(path(), {recursive: true})
+  const writer = createProjectWriter({root, clock, snapshotsEnabled: () => true})
   const debug = await openDebugStream({path: path('.runtime', 'debug.jsonl'), clock})
   return {
-    context: {meshPath: path, clock, events: bus, debug},
+    context: {meshPath: path, clock, events: bus, debug, writer},
     root,
     events,
     path,

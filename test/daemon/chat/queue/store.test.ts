@@ -140,6 +140,17 @@ describe('queue store', () => {
     expect((await store.read('c-3')).items.map((entry) => [entry.id, entry.position])).toEqual([['q-a', 0], ['q-b', 1]])
   })
 
+  it('writes through the project writer: the previous bytes are kept, so a removal can be undone', async () => {
+    const a = await store.add('c-1', {text: 'a long brief the operator wrote'})
+    const written: string[] = []
+    fixture.context.writer.onWrite((write) => void written.push(`${write.path} ${write.reason}`))
+    await store.remove('c-1', a.id)
+    expect(written).toEqual(['queues/c-1.json queue.remove'])
+    const index = readFileSync(fixture.path('snapshots', '2026-03-01', 'index.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line))
+    const kept = index.find((record: {reason: string}) => record.reason === 'queue.remove')
+    expect(JSON.parse(readFileSync(fixture.path(kept.snapshot), 'utf8')).items[0].text).toBe('a long brief the operator wrote')
+  })
+
   it('takes writes to one conv in turn: concurrent adds all land, each with its own version', async () => {
     await Promise.all(Array.from({length: 20}, (_, n) => store.add('c-1', {text: `t${n}`})))
     const file = await store.read('c-1')
