@@ -97,6 +97,8 @@ export function delegationHook(context: DaemonContext, engine: ChatEngine, ledge
   /** (c) spec v38 item 5: with a git-manager on the team, uncommitted files reported by someone else become its brief. */
   const commitByGitManager = async (final: TurnFinal, report: Report, chain: string[]) => {
     if (report.commit !== null || report.files.length === 0 || final.profile === GIT_MANAGER) return
+    // A turn woken by the git-manager's own report must not send the same files back to it: that could go on for ever.
+    if (final.inputs.some((input) => input.origin === 'wake' && input.author === GIT_MANAGER)) return
     const gitManager = await readMember(context, GIT_MANAGER).catch(() => null)
     if (!gitManager || gitManager.problem) return
     const anchor = {task: report.task ?? final.anchor?.task, initiative: final.anchor?.initiative}
@@ -119,6 +121,8 @@ export function delegationHook(context: DaemonContext, engine: ChatEngine, ledge
         const unknown = (report.for ?? []).filter((id) => !rows.some((row) => row.request_id === id))
         if (unknown.length) log('info', `a report in ${final.conv} names requests that are not open there: ${unknown.join(', ')}`, final.conv)
         await closed(rows)
+        // On a member session, only a report that answered something is work to commit (a stray repeat is not).
+        if (rows.length === 0) continue
       }
       await commitByGitManager(final, report, chain)
     }

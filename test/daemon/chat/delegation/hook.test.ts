@@ -191,6 +191,14 @@ describe('delegation hook: commits by the git-manager', () => {
     expect(brief.text).toContain('Subject: feat(api): login route [API1]')
     // The architect still hears the developer's report at once.
     expect(setup.engine.submitted.some((input) => input.conv === CHAT && input.origin === 'wake' && input.text.includes('Not committed yet.'))).toBe(true)
+
+    // The git-manager's report wakes the developer; a repeat of the same report from that turn goes nowhere.
+    await setup.engine.finish('m-git-manager', {markers: [report({status: 'done', summary: 'Committed', commit: 'abc1234'})]})
+    expect(lastSubmit(setup)).toMatchObject({conv: 'm-developer', author: 'git-manager', origin: 'wake'})
+    expect(lastSubmit(setup).text).toContain('Commit: abc1234')
+    await setup.engine.finish('m-developer', {markers: [report({status: 'done', files: ['src/api/login.ts'], commit: null})]})
+    expect(setup.engine.submitted.filter((input) => input.conv === 'm-git-manager')).toHaveLength(1)
+    expect(setup.delegation.ledger.snapshot().open).toEqual([])
   })
 
   it('leaves commits alone without a git-manager, when the report has a commit, or when the git-manager reports', async () => {
