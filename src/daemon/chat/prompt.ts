@@ -44,9 +44,9 @@ To hand work to a teammate (the default for anything outside your part), end you
 \`\`\`mesh-delegate
 {"member": "<teammate id>", "brief": "<what to do, the files, what done means>", "task": "<task id>"}
 \`\`\`
-When you were handed work, end with a report to whoever asked (omit "for" to answer every open request):
+When your work finishes the task you are anchored to, or answers work handed to you, end with a report (omit "for" to answer every open request; "commit": null with "files" when a teammate commits for you):
 \`\`\`mesh-report
-{"status": "done", "summary": "<one paragraph>", "for": ["<request id>"], "commit": null, "files": ["<changed file>"], "subject": "<type>(<scope>): <subject> [<task id>]"}
+{"status": "done", "task": "<task id>", "summary": "<one paragraph>", "for": ["<request id>"], "commit": null, "files": ["<changed file>"], "subject": "<type>(<scope>): <subject> [<task id>]"}
 \`\`\`
 To take a teammate's profile for your next turn only: \`\`\`mesh-become {"member": "<id>"} \`\`\` as a fenced block of its own.`
 

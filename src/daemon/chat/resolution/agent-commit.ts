@@ -80,7 +80,8 @@ export async function commitForMember(context: DaemonContext, input: MemberCommi
   const outcome = await withGit(context, (git) => commitPaths(git, paths, () => ({subject, message})))
   const log = {agent_id: input.member, data: {member: input.member, files: paths}}
   if (outcome.state === 'committed') {
-    context.events.publish(COMMIT_CREATED_EVENT, {sha: outcome.sha, subject: outcome.subject, files: outcome.files, member: input.member})
+    // spec Logs: `commit.created` is a timeline event; the timeline also publishes it on /events.
+    context.timeline.append(COMMIT_CREATED_EVENT, {author: input.member, text: outcome.subject, sha: outcome.sha, subject: outcome.subject, files: outcome.files, member: input.member})
     context.debug.log({lvl: 'info', tag: RESOLUTION_TAG, msg: `committed ${outcome.sha.slice(0, 12)} ${outcome.subject} for ${input.member}`, ...log})
   } else {
     context.debug.log({lvl: outcome.state === 'failed' ? 'warn' : 'debug', tag: RESOLUTION_TAG, msg: `not committed for ${input.member}: ${outcome.message}`, ...log})

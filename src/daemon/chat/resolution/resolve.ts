@@ -115,7 +115,8 @@ export async function resolveTask(context: DaemonContext, final: TurnFinal): Pro
       context.debug.log({lvl: 'debug', tag: RESOLUTION_TAG, msg: `${moved.id} is done already: its resolution is kept`, ...log, data: {task: moved.id, turn_id: final.turn_id}})
       return {state: 'already_done', task: moved.id, path: moved.path}
     }
-    context.events.publish(TASK_COMPLETED_EVENT, {task: moved.id, conv: final.conv, member})
+    // spec Logs: `task.completed` is a timeline event; the timeline also publishes it on /events.
+    context.timeline.append(TASK_COMPLETED_EVENT, {author: member, text: `#${moved.id} done`, task: moved.id, conv: final.conv, member})
     context.debug.log({lvl: 'info', tag: RESOLUTION_TAG, msg: `${moved.id} resolved by ${member} (${moved.from} → done)`, ...log, data: {task: moved.id, path: moved.path, turn_id: final.turn_id}})
     return {state: 'resolved', task: moved.id, path: moved.path, completed_at: moved.completed_at ?? '', member, conv: final.conv}
   } catch (error) {

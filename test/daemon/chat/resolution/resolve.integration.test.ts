@@ -70,7 +70,7 @@ describe('resolveTask', () => {
 
     expect(events.filter((event) => event.type.startsWith('task.')).map((event) => [event.type, event.data])).toEqual([
       ['task.updated', {id: 'API1', from: 'active', to: 'done', path: TASK, dispatchable: false, completed_at: '2026-03-04T05:06:07Z', by: 'developer'}],
-      ['task.completed', {task: 'API1', conv: 'c-0123456789ab', member: 'developer'}],
+      ['task.completed', {author: 'developer', text: '#API1 done', task: 'API1', conv: 'c-0123456789ab', member: 'developer'}],
     ])
     expect(debug()).toEqual([expect.objectContaining({lvl: 'info', msg: 'API1 resolved by developer (active → done)', conv: 'c-0123456789ab', agent_id: 'developer'})])
   })
