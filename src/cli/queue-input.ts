@@ -14,9 +14,17 @@ import {invalid} from '../lib/errors.js'
 /** Item ids the daemon makes are `q-<12 hex>`; a hand-edited file may hold others of this shape. */
 const ITEM_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/
 
-export const convArg = Args.string({description: 'conversation id (c-…, m-<member>, ask-…)', required: true})
-export const itemIdArg = Args.string({description: 'queue item id (q-…, from mesh queue list)', required: true})
+export const convArg = Args.string({description: 'conversation id (c-…, m-<member>, ask-…)', required: true, ignoreStdin: true})
+export const itemIdArg = Args.string({description: 'queue item id (q-…, from mesh queue list)', required: true, ignoreStdin: true})
 export const textFileFlag = Flags.string({description: 'read the text from this file (- reads stdin) instead of the argument'})
+/** oclif reads stdin into a missing argument unless told not to: the text comes from stdin only when asked (`-`). */
+export const textArg = (description: string) => Args.string({description: `${description} (- reads stdin; or --file)`, ignoreStdin: true})
+
+/** A 0-based place in a queue, or `usage_bad_position`. */
+export function checkPosition(raw: string): number {
+  if (/^\d{1,6}$/.test(raw)) return Number(raw)
+  throw invalid('usage_bad_position', `A position is a whole number from 0 (0: sent next); got ${JSON.stringify(raw.slice(0, 20))}`, {field: 'position'})
+}
 
 export function checkConv(raw: string): string {
   if (CONV_PATTERN.test(raw)) return raw
@@ -31,11 +39,12 @@ export function checkItemId(raw: string): string {
 /** `/chat/conv/<conv>/queue` plus `rest`; conv and id must have passed their checks. */
 export const queueRoute = (conv: string, rest = '') => `/chat/conv/${conv}/queue${rest}`
 
-/** The item text: the argument, or `--file` (`-`: stdin), exactly one of them. */
+/** The item text: the argument, or `--file`, exactly one of them; `-` for either reads stdin. */
 export async function itemText(arg: string | undefined, file: string | undefined): Promise<string> {
   if (arg !== undefined && file !== undefined) throw invalid('usage_text_twice', 'Give the text as an argument or with --file, not both', {field: 'text'})
-  if (arg !== undefined) return arg
-  if (file === undefined) throw invalid('usage_missing_text', 'Give the text as an argument, or with --file <path> (- reads stdin)', {field: 'text'})
+  if (arg !== undefined && arg !== '-') return arg
+  if (arg === undefined && file === undefined) throw invalid('usage_missing_text', 'Give the text as an argument, or with --file <path> (- reads stdin)', {field: 'text'})
+  file ??= '-'
   try {
     if (file !== '-') return await readFile(file, 'utf8')
     const chunks: Buffer[] = []

@@ -1,7 +1,7 @@
-import {Args, Flags} from '@oclif/core'
+import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {projectDirFlag} from '../../cli/project-dir.js'
-import {checkConv, convArg, itemText, queueRoute, textFileFlag} from '../../cli/queue-input.js'
+import {checkConv, convArg, itemText, queueRoute, textArg, textFileFlag} from '../../cli/queue-input.js'
 import {checkMemberId} from '../../cli/team-input.js'
 import type {QueueItem} from '../../daemon/chat/queue/queue-file.js'
 
@@ -18,7 +18,7 @@ Adding never sends: in an idle conversation, \`mesh queue promote\` sends an ite
 
   static override args = {
     conv: convArg,
-    text: Args.string({description: 'the turn text (or --file)'}),
+    text: textArg('the turn text'),
   }
 
   static override flags = {

@@ -1,7 +1,6 @@
-import {Args} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {projectDirFlag} from '../../cli/project-dir.js'
-import {checkConv, checkItemId, convArg, itemIdArg, itemText, queueRoute, textFileFlag} from '../../cli/queue-input.js'
+import {checkConv, checkItemId, convArg, itemIdArg, itemText, queueRoute, textArg, textFileFlag} from '../../cli/queue-input.js'
 import type {QueueItem} from '../../daemon/chat/queue/queue-file.js'
 
 export default class QueueEdit extends MeshCommand {
@@ -12,7 +11,7 @@ export default class QueueEdit extends MeshCommand {
   static override args = {
     conv: convArg,
     id: itemIdArg,
-    text: Args.string({description: 'the new text (or --file)'}),
+    text: textArg('the new text'),
   }
 
   static override flags = {

@@ -1,7 +1,7 @@
 import {Args} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {projectDirFlag} from '../../cli/project-dir.js'
-import {checkConv, checkItemId, convArg, itemIdArg, queueRoute} from '../../cli/queue-input.js'
+import {checkConv, checkItemId, checkPosition, convArg, itemIdArg, queueRoute} from '../../cli/queue-input.js'
 import type {QueueItem} from '../../daemon/chat/queue/queue-file.js'
 
 export default class QueueMove extends MeshCommand {
@@ -14,7 +14,7 @@ export default class QueueMove extends MeshCommand {
   static override args = {
     conv: convArg,
     id: itemIdArg,
-    position: Args.integer({description: 'new 0-based place (0: sent next)', required: true, min: 0}),
+    position: Args.string({description: 'new 0-based place (0: sent next)', required: true, ignoreStdin: true}),
   }
 
   static override flags = {
@@ -25,9 +25,10 @@ export default class QueueMove extends MeshCommand {
     const {args, flags} = await this.parse(QueueMove)
     const conv = checkConv(args.conv)
     const id = checkItemId(args.id)
+    const position = checkPosition(args.position)
     const {connectDaemon} = await import('../../cli/daemon-session.js')
     const daemon = await connectDaemon(flags.dir)
-    const item = await daemon.call<QueueItem>('POST', queueRoute(conv, `/${id}/move`), {position: args.position})
+    const item = await daemon.call<QueueItem>('POST', queueRoute(conv, `/${id}/move`), {position})
     if (!this.jsonEnabled()) this.log(`Moved ${item.id} to position ${item.position} in ${conv}.`)
     return item
   }
