@@ -22,7 +22,7 @@ let daemon: SpawnedCli
 let url: string
 let portal: string
 let socket: WebSocket
-const events: Array<{type: string; ts: string; data: any}> = []
+const events: Array<{type: string; ts?: string; data: any}> = []
 const waiters = new Set<() => void>()
 
 function waitForEvent(match: (event: {type: string; data: any}) => boolean, what: string) {
