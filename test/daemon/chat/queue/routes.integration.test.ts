@@ -100,7 +100,7 @@ describe('queue routes', () => {
     const a = await add('a')
     engine.capacity = 0
     const busy = await post(`${Q}/${a.id}/promote`, {})
-    expect([busy.status, busy.body.error.code]).toEqual([429, 'at_capacity'])
+    expect([busy.status, busy.body.error.code, busy.headers['retry-after']]).toEqual([429, 'at_capacity', '5'])
     expect((await harness.call('GET', Q, {auth: true})).body.items[0]).toMatchObject({id: a.id, status: 'queued'})
 
     engine.capacity = Number.POSITIVE_INFINITY
