@@ -9,10 +9,11 @@ import {invalid, notFound} from '../../lib/errors.js'
 import {getValidator} from '../../lib/schemas.js'
 import {TEAM_FIELDS, TEAM_RETIRED_FIELDS} from '../../standard/constants.js'
 import {describeReadError, parseFrontmatter} from '../../standard/frontmatter.js'
+import {MEMBER_ID_PATTERN} from '../../protocol/team.js'
 import type {DaemonContext} from '../context.js'
 
-/** spec: a member id, equal to the file name's stem. */
-export const MEMBER_ID = /^[a-z][a-z0-9-]{1,31}$/
+/** spec: a member id, equal to the file name's stem (the rule is written once, in src/protocol/team.ts). */
+export const MEMBER_ID = MEMBER_ID_PATTERN
 export const TEAM_DIR = 'team'
 export type Exposure = 'internal' | 'external'
 

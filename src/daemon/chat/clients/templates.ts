@@ -12,8 +12,10 @@
  * do not read stdin), `{node}`, `{script_client}`, `{script}`; `{effort}`
  * expands to the `effort` arguments of the member's effort, or to nothing.
  */
-export type Effort = 'default' | 'low' | 'medium' | 'high' | 'max'
-export const EFFORTS: readonly Effort[] = ['default', 'low', 'medium', 'high', 'max']
+import {MEMBER_EFFORTS} from '../../../protocol/team.js'
+
+export type Effort = (typeof MEMBER_EFFORTS)[number]
+export const EFFORTS: readonly Effort[] = MEMBER_EFFORTS
 
 export interface ClientTemplate {
   /** argv of a session's first turn, or of every turn when `resume` is absent. */
