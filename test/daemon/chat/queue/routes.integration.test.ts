@@ -70,7 +70,7 @@ describe('queue routes', () => {
     expect(await post(Q, {text: 'x'}).then((res) => [res.status, res.body.error.code])).toEqual([409, 'queue_full'])
     expect(await post(Q, {text: 'x'}).then((res) => [res.status, res.body.error.code])).toEqual([409, 'queue_full'])
     const stale = await post(`${Q}/${(await harness.call('GET', Q, {auth: true})).body.items[0].id}/edit`, {text: 'y', version: 3})
-    expect([stale.status, stale.body.error.code]).toEqual([409, 'version_conflict'])
+    expect([stale.status, stale.body.error.code, stale.body.error.version]).toEqual([409, 'version_conflict', 50])
     const staleDelete = await harness.call('DELETE', `${Q}/q-000000000000?version=1`, {auth: true})
     expect([staleDelete.status, staleDelete.body.error.code]).toEqual([409, 'version_conflict'])
     const badVersion = await harness.call('DELETE', `${Q}/q-000000000000?version=two`, {auth: true})
