@@ -114,4 +114,41 @@ describe('a turn through the script client', () => {
     const alone = await send({text: 'again', conv: 'c-alone'})
     expect((await finalOf(alone.body.turn_id)).data.text).toContain('The catalog is empty')
   })
+  it('runs the next turn only with a teammate’s profile after a become marker, and says so in the thread', async () => {
+    await start([
+      {id: 'architect', replies: [{when: 'review', say: `Let the consultant look.\n${marker('become', {member: 'consultant'})}`}, {when: 'who', say: 'architect here', echo_prompt: true}]},
+      {id: 'consultant', prompt: 'You are the CONSULTANT-PROFILE.', replies: [{say: 'consultant script is never run'}]},
+    ])
+    const conv = 'c-become'
+    const first = await send({conv, text: 'review this'})
+    expect((await finalOf(first.body.turn_id)).data.text).toBe('Let the consultant look.')
+    const announced = await events.waitFor((event) => event.type === 'chat.become' && event.data.conv === conv, 'chat.become')
+    expect(announced.data).toMatchObject({author: 'architect', profile: 'consultant', text: 'architect becomes consultant for the next turn'})
+    const second = await send({conv, text: 'who are you'})
+    const adopted = await finalOf(second.body.turn_id)
+    // The architect's client and script ran, told to act as the consultant for this turn.
+    expect(adopted.data).toMatchObject({profile: 'consultant', member: 'architect', author: 'consultant'})
+    expect(adopted.data.text).toContain('For this turn only you act as consultant')
+    expect(adopted.data.text).toContain('You are the CONSULTANT-PROFILE.')
+    const third = await send({conv, text: 'who now'})
+    expect((await finalOf(third.body.turn_id)).data.profile).toBe('architect')
+  })
+  it('dispatches a dispatchable task to the architect, and refuses while the context tree is over budget', async () => {
+    await start([{id: 'architect', replies: [{say: 'on it'}]}])
+    const dispatch = (body: Record<string, unknown>) => harness.call('POST', '/chat/dispatch', {auth: true, body: JSON.stringify(body)})
+    const sent = await dispatch({task: 'API1'})
+    expect(sent.status).toBe(202)
+    expect(sent.body).toMatchObject({member: 'architect', anchor: {task: 'API1'}})
+    const user = await events.waitFor((event) => event.type === 'chat.user' && event.data.turn_id === sent.body.turn_id)
+    expect(user.data).toMatchObject({text: 'Dispatch #API1: First task', origin: 'dispatch'})
+    expect((await dispatch({task: 'API0'})).body.error.code).toBe('task_not_dispatchable')
+    expect((await dispatch({task: 'API9'})).body.error.code).toBe('task_not_found')
+    expect((await dispatch({})).status).toBe(400)
+
+    harness.repo.write('.mesh/context/decisions/2026-01-01-big.md', `---\ntitle: Big\nupdated: 2026-01-01\n---\n${'word '.repeat(3100)}\n`)
+    const refused = await dispatch({text: 'plan'})
+    expect([refused.status, refused.body.error.code]).toEqual([409, 'context_over_budget'])
+    // Another member is dispatched anyway: only the architect's dispatch is refused (spec v14).
+    expect((await dispatch({text: 'plan', member: 'architect-two'})).body.error.code).toBe('member_not_found')
+  })
 })
