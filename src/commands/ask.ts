@@ -16,7 +16,7 @@ function explained(error: unknown, member: string, conv: string | undefined): un
   if (!isMeshError(error)) return error
   switch (error.code) {
     case 'conv_busy':
-      return new MeshError('conflict', 'conv_busy', `Conversation ${conv} is busy: ${member} is still answering in it. Wait for that answer (or queue this message: POST /chat/conv/${conv}/queue), then ask again`)
+      return new MeshError('conflict', 'conv_busy', `Conversation ${conv} is busy: ${member} is still answering in it. Wait for that answer and ask again, or queue this message for its next turn: mesh queue add ${conv} "…"`)
     case 'at_capacity': {
       const after = Number(error.details?.retry_after)
       return new MeshError('rate_limited', 'at_capacity', `The daemon is at capacity (every turn slot busy and its waiting line full); try again${after > 0 ? ` in ${after} s` : ' shortly'}`)

@@ -74,7 +74,7 @@ describe('mesh ask', () => {
     expect(conv).toBeDefined()
     const busy = noToken(await team.mesh(['ask', 'architect', 'hello again', '--conv', conv!]))
     expect(busy.code).toBe(1)
-    expect(busy.errorText).toMatch(new RegExp(`Conversation ${conv} is busy: architect is still answering in it`))
+    expect(busy.errorText).toMatch(new RegExp(`Conversation ${conv} is busy: architect is still answering in it.*mesh queue add ${conv}`))
   })
 
   it('says when no daemon serves the project', async () => {
