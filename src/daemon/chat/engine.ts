@@ -15,6 +15,7 @@ import {RECENT_TURNS_KEPT, newId} from './constants.js'
 import {loadConversations, newConversation, saveConversation, type StoredConversation} from './conversations.js'
 import {startTurn, type StartedTurn} from './turn.js'
 import type {ChatEngine, ConversationView, FinalHook, SubmitResult, TurnFinal, TurnInput} from './types.js'
+import type {ChatUserData} from './wire.js'
 
 /** What `GET /chat/turns/<id>` answers. A merged input's turn id is the turn that answered it. */
 export interface TurnRecord {
@@ -194,7 +195,7 @@ export function createChatEngine(context: DaemonContext): Engine {
       const ticket = newId('t-')
       state.pending.push({ticket, input})
       remember({turn_id: ticket, conv: input.conv, member: input.member, status: 'waiting'})
-      context.timeline.append('chat.user', {author: input.author, text: input.text, conv: input.conv, turn_id: ticket, member: input.member, origin: input.origin, ...(input.request_ids ? {request_ids: input.request_ids} : {})})
+      context.timeline.append('chat.user', {author: input.author, text: input.text, conv: input.conv, turn_id: ticket, member: input.member, origin: input.origin, ...(input.request_ids ? {request_ids: input.request_ids} : {})} satisfies ChatUserData)
       markReady(state)
       schedule()
       return {conv: input.conv, turn_id: ticket, state: turns.get(ticket)?.status === 'running' ? 'running' : 'waiting'}

@@ -23,6 +23,7 @@ import {systemPrompt, teammateCatalog, turnText} from './prompt.js'
 import {parseAnchor} from './resolution/anchor.js'
 import {runTurnProcess, type RunningTurn, type RunOutcome} from './runner.js'
 import type {TurnAnchor, TurnFinal, TurnInput} from './types.js'
+import type {ChatDeltaData, ChatFinalData, ChatTurnStartedData} from './wire.js'
 
 export interface TurnStart {
   turn_id: string
@@ -100,7 +101,7 @@ export function startTurn(context: DaemonContext, start: TurnStart): StartedTurn
       ...(outcome.reason ? {reason: outcome.reason, detail: outcome.detail} : {}),
       exit_code: outcome.exit_code,
       ...(final.anchor ? {anchor: final.anchor} : {}),
-    })
+    } satisfies ChatFinalData)
     if (outcome.status === 'failed') context.debug.log({lvl: 'warn', tag: 'subagent-final', msg: `turn ${turn_id} of ${profile} in ${conv.conv} failed: ${outcome.detail ?? outcome.reason}`, conv: conv.conv, agent_id: profile})
     return final
   }
@@ -124,7 +125,7 @@ export function startTurn(context: DaemonContext, start: TurnStart): StartedTurn
     const system = first ? await firstTurnSystem(context, owner) : null
     const call = buildCall(template, {model, session: conv.session_id, system, prompt: text, effort: owner.effort, script: script ?? '', firstTurn: first})
     await writeFileAtomic(turnFile, JSON.stringify({conv: conv.conv, member: conv.member, profile, turn: conv.turns + 1, session: conv.session_id, text, request_ids: inputs.flatMap((input) => input.request_ids ?? []), anchor}))
-    context.timeline.append('chat.turn.started', {author: 'daemon', text: '', conv: conv.conv, turn_id, member: conv.member, profile, client: clientName, model, origin: inputs[0].origin, resumed: call.resumed})
+    context.timeline.append('chat.turn.started', {author: 'daemon', text: '', conv: conv.conv, turn_id, member: conv.member, profile, client: clientName, model, origin: inputs[0].origin, resumed: call.resumed} satisfies ChatTurnStartedData)
     return {call, timeoutMs: context.chatLimits.turnTimeoutMs}
   })()
 
@@ -140,7 +141,7 @@ export function startTurn(context: DaemonContext, start: TurnStart): StartedTurn
         timeoutMs,
         onLine(line) {
           lines.push(line)
-          context.timeline.append('chat.assistant.delta', {author: profile, text: line, conv: conv.conv, turn_id, member: conv.member, seq: seq++})
+          context.timeline.append('chat.assistant.delta', {author: profile, text: line, conv: conv.conv, turn_id, member: conv.member, seq: seq++} satisfies ChatDeltaData)
         },
       })
       return running.done.then(finish)

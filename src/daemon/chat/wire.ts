@@ -2,9 +2,9 @@
  * The chat area's wire shapes, for clients (src/client/daemon/: `mesh ask`,
  * `mesh team watch`). Type-only, like src/registry/wire.ts: the route answers
  * are re-exported or derived from the code that sends them; the event
- * payloads are written out here because turn.ts and engine.ts build them
- * inline (their fields are the ones those files append; docs/daemon-api.md,
- * Chat, lists them). A client importing this loads no server code.
+ * payloads are declared here and turn.ts and engine.ts build theirs with
+ * `satisfies`, so the two cannot drift (docs/daemon-api.md, Chat, lists
+ * them). A client importing this loads no server code.
  */
 import type {MemberSummary} from '../team/cards.js'
 import type {QueueItem} from './queue/queue-file.js'
