@@ -13,17 +13,13 @@
 //     directly with the same turn file (the client's own run). Overhead =
 //     median(ask → final) − median(direct run): the daemon's cost per turn.
 // Prints PASS/FAIL per bar and exits 1 when one is missed.
-import {spawn, spawnSync} from 'node:child_process'
-import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {spawn} from 'node:child_process'
+import {mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {performance} from 'node:perf_hooks'
-import {createInterface} from 'node:readline'
-import {fileURLToPath} from 'node:url'
 import WebSocket from 'ws'
+import {env, ms, percentile, ROOT, scaffold as scaffoldProject, sleep, sortedOf, startDaemon} from './lib.mjs'
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url))
-const BIN = join(ROOT, 'bin', 'run.js')
 const SCRIPT_CLIENT = join(ROOT, 'dist', 'daemon', 'chat', 'script', 'main.js')
 const option = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`)
@@ -36,40 +32,12 @@ const BARS = {peakRssMb: 200}
 const POLL_MS = 50
 const PROJECT = 'bench-asks'
 
-const env = {...process.env, CI: 'true', NO_COLOR: '1', MESH_STANDARD_URL: '', MESH_SECRETS_BACKEND: 'file', MESH_DAEMON_TRANSPORT: 'off'}
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
-const sortedOf = (values) => [...values].sort((a, b) => a - b)
-const ms = (value) => `${value.toFixed(1)} ms`
-const sleep = (delay) => new Promise((resolve) => setTimeout(resolve, delay))
-
 function scaffold() {
-  const dir = mkdtempSync(join(tmpdir(), 'mesh-bench-asks-'))
-  const init = spawnSync(process.execPath, [BIN, 'init', dir, '--yes', '--name', PROJECT, '--hub', 'https://hub.example.com'], {env, encoding: 'utf8'})
-  if (init.status !== 0) throw new Error(`mesh init exited ${init.status}: ${init.stderr}`)
+  const dir = scaffoldProject(PROJECT)
   // A short, fixed reply with a few lines, as a real answer streams.
   mkdirSync(join(dir, '.mesh', 'scripts'), {recursive: true})
   writeFileSync(join(dir, '.mesh', 'scripts', 'consultant.yaml'), 'replies:\n  - say: |\n      → working on #I1 · #T1\n      Looking at {{text}}.\n      The answer is 42.\n')
   return dir
-}
-
-async function startDaemon(dir) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--json', '--log-level', 'warn', '--max-turns', String(ASKS), '--max-waiting', String(ASKS * 2)], {cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe']})
-  let stderr = ''
-  child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk))
-  const lines = createInterface({input: child.stdout})
-  const listening = await new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`mesh serve exited ${code}: ${stderr}`)))
-    lines.on('line', (line) => {
-      try {
-        const event = JSON.parse(line)
-        if (event.event === 'listening') resolve(event)
-      } catch {
-        // Not a JSON line.
-      }
-    })
-  })
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  return {url: listening.url, pid: listening.pid, stop: () => (child.kill('SIGTERM'), exited)}
 }
 
 function procKb(pid, field) {
@@ -104,7 +72,7 @@ function directRun(dir, i) {
 const dir = scaffold()
 let daemon
 try {
-  daemon = await startDaemon(dir)
+  daemon = await startDaemon(dir, ['--max-turns', String(ASKS), '--max-waiting', String(ASKS * 2)])
   const portal = readFileSync(join(dir, '.mesh', 'credentials', 'portal-token'), 'utf8').trim()
   await call(daemon.url, 'PATCH', '/team/consultant', {token: portal, body: {client: 'script', model: 'consultant'}})
   const member = (await call(daemon.url, 'GET', '/team/consultant/token', {token: portal})).token

@@ -12,19 +12,14 @@
 //     an fs.watch in this process on the same folder is the baseline (what the
 //     kernel's notification alone takes). Bars: p50 ≤ 100 ms, p99 ≤ 500 ms.
 // Prints PASS/FAIL per bar and exits 1 when one is missed.
-import {spawn, spawnSync} from 'node:child_process'
-import {watch} from 'node:fs'
-import {mkdirSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {spawnSync} from 'node:child_process'
+import {mkdirSync, readFileSync, rmSync, watch} from 'node:fs'
 import {writeFile} from 'node:fs/promises'
-import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {performance} from 'node:perf_hooks'
-import {createInterface} from 'node:readline'
-import {fileURLToPath} from 'node:url'
 import WebSocket from 'ws'
+import {BIN, env, ms, percentile, scaffold as scaffoldProject, sleep, sortedOf, startDaemon} from './lib.mjs'
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url))
-const BIN = join(ROOT, 'bin', 'run.js')
 const option = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`)
   return i > 0 ? process.argv[i + 1] : fallback
@@ -38,56 +33,11 @@ const BARS = {startMs: 1000, rssMb: 100, p50Ms: 100, p99Ms: 500}
 const EVENT_TIMEOUT_MS = 5_000
 const IDLE_MS = 2_000
 
-/** No colour, no standard catch-up over the network, file secrets: as the CLI tests run mesh. */
-const env = {...process.env, CI: 'true', NO_COLOR: '1', MESH_STANDARD_URL: '', MESH_SECRETS_BACKEND: 'file'}
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
-const sortedOf = (values) => [...values].sort((a, b) => a - b)
-const ms = (value) => `${value.toFixed(1)} ms`
-const sleep = (delay) => new Promise((resolve) => setTimeout(resolve, delay))
-
-function scaffold() {
-  const dir = mkdtempSync(join(tmpdir(), 'mesh-bench-daemon-'))
-  const init = spawnSync(process.execPath, [BIN, 'init', dir, '--yes', '--name', 'Bench daemon', '--hub', 'https://hub.example.com'], {env, encoding: 'utf8'})
-  if (init.status !== 0) throw new Error(`mesh init exited ${init.status}: ${init.stderr}`)
-  return dir
-}
+const scaffold = () => scaffoldProject('Bench daemon')
 
 function taskText(i) {
   const status = i % 2 === 0 ? 'active' : 'next'
   return `---\nid: BENCH1\ntitle: Bench write ${i}\nstatus: ${status}\npriority: medium\nowner: architect\ncategory: project\ncreated: 2026-01-05\nupdated: 2026-01-05\n---\n\n## Scope\n\nWrite number ${i}.\n`
-}
-
-async function health(url) {
-  try {
-    const answer = await fetch(`${url}/health`)
-    return answer.status === 200
-  } catch {
-    return false
-  }
-}
-
-/** Spawns `mesh serve --port 0 --json` and resolves once /health answers 200, with the time it took. */
-async function startDaemon(dir) {
-  const started = performance.now()
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--json', '--log-level', 'warn'], {cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe']})
-  let stderr = ''
-  child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk))
-  const lines = createInterface({input: child.stdout})
-  const listening = await new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`mesh serve exited ${code}: ${stderr}`)))
-    lines.on('line', (line) => {
-      try {
-        const event = JSON.parse(line)
-        if (event.event === 'listening') resolve(event)
-      } catch {
-        // Not a JSON line.
-      }
-    })
-  })
-  while (!(await health(listening.url))) await sleep(2)
-  const startMs = performance.now() - started
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  return {child, url: listening.url, pid: listening.pid, startMs, stop: () => (child.kill('SIGTERM'), exited)}
 }
 
 function rssMb(pid) {
