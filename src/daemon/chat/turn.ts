@@ -12,8 +12,7 @@ import {writeFileAtomic} from '../../lib/atomic-write.js'
 import type {DaemonContext} from '../context.js'
 import {RUNTIME_DIR} from '../constants.js'
 import {boundariesFor} from '../team/boundaries.js'
-import {listMembers, readCardText, readMember, type MemberCard} from '../team/cards.js'
-import {readCardFile} from '../team/cards.js'
+import {listMembers, readCardFile, readCardText, readMember, type MemberCard} from '../team/cards.js'
 import {buildCall, loadClients} from './clients/resolve.js'
 import {CHAT_RUNTIME_DIR} from './constants.js'
 import {DEFAULT_PINNED, readContextSlice} from './context-slice.js'
@@ -50,7 +49,7 @@ async function firstTurnSystem(context: DaemonContext, card: MemberCard): Promis
   const ids = card.context.length > 0 ? card.context : DEFAULT_PINNED
   const {files, missing} = await readContextSlice(context.meshPath('context'), ids)
   if (missing.length > 0) context.debug.log({lvl: 'warn', tag: 'chat', msg: `${card.id}: context ${missing.join(', ')} names no file under .mesh/context/`, agent_id: card.id})
-  return systemPrompt({member: card, files, catalog: teammateCatalog(card.id, roster), boundaries: boundariesFor(roster.map((member) => member.id))})
+  return systemPrompt({member: card, files, catalog: teammateCatalog(card.id, roster), boundaries: boundariesFor(roster.map((member) => member.id), card.id)})
 }
 
 export interface StartedTurn {
