@@ -18,13 +18,9 @@ import {mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {performance} from 'node:perf_hooks'
 import WebSocket from 'ws'
-import {env, ms, percentile, ROOT, scaffold as scaffoldProject, sleep, sortedOf, startDaemon} from './lib.mjs'
+import {env, ms, option, percentile, ROOT, scaffold as scaffoldProject, sleep, sortedOf, startDaemon} from './lib.mjs'
 
 const SCRIPT_CLIENT = join(ROOT, 'dist', 'daemon', 'chat', 'script', 'main.js')
-const option = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i > 0 ? process.argv[i + 1] : fallback
-}
 const ASKS = Number(option('asks', 100))
 const SEQUENTIAL = Number(option('sequential', 20))
 const JSON_OUT = process.argv.includes('--json')

@@ -18,12 +18,8 @@ import {writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {performance} from 'node:perf_hooks'
 import WebSocket from 'ws'
-import {BIN, env, ms, percentile, scaffold as scaffoldProject, sleep, sortedOf, startDaemon} from './lib.mjs'
+import {BIN, env, ms, option, percentile, scaffold as scaffoldProject, sleep, sortedOf, startDaemon} from './lib.mjs'
 
-const option = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i > 0 ? process.argv[i + 1] : fallback
-}
 const WRITES = Number(option('writes', 200))
 const STARTS = Number(option('starts', 5))
 const JSON_OUT = process.argv.includes('--json')
