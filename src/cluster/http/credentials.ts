@@ -4,6 +4,7 @@
  */
 import type {Context} from 'koa'
 import {invalid} from '../../lib/errors.js'
+import {bearerToken} from '../../http/bearer.js'
 import {CLUSTER_TOKEN_HEADER} from '../constants.js'
 
 /** A query parameter given at most once (a repeated one is a 400, not a silent pick); '' counts as absent. */
@@ -17,7 +18,5 @@ export function singleQuery(ctx: Context, name: string): string | undefined {
 export function presentedToken(ctx: Context): string | undefined {
   const header = ctx.get(CLUSTER_TOKEN_HEADER).trim()
   if (header) return header
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'))
-  if (bearer) return bearer[1]
-  return singleQuery(ctx, 'token')
+  return bearerToken(ctx.get('authorization')) ?? singleQuery(ctx, 'token')
 }

@@ -18,6 +18,7 @@ import {CLUSTER_TOKEN_HEADER, MAX_DID_LENGTH, MAX_HANDLE_LENGTH, WS_MAX_PAYLOAD_
 import type {Hub} from '../hub.js'
 import type {ClusterStore} from '../store/store.js'
 import type {ClusterAccess, MemberVis, RelayLimits} from '../types.js'
+import {bearerToken} from '../../http/bearer.js'
 import type {MemberIdentity} from './member.js'
 
 const WS_PATH = /^\/v1\/clusters\/([^/]+)\/ws\/?$/
@@ -64,8 +65,7 @@ function presentedToken(request: IncomingMessage, query: URLSearchParams): strin
   if (fromQuery) return fromQuery
   const header = request.headers[CLUSTER_TOKEN_HEADER]
   if (typeof header === 'string' && header.trim()) return header.trim()
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')
-  return bearer ? bearer[1] : null
+  return bearerToken(request.headers.authorization) ?? null
 }
 
 export interface UpgradeOptions {

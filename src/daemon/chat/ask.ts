@@ -16,6 +16,7 @@ import {verifyMemberToken} from '../team/member-tokens.js'
 import {ASK_REQUESTS_KEPT, ASK_RESULT_TTL_MS, newId} from './constants.js'
 import type {Engine} from './engine.js'
 import type {FinalHook} from './types.js'
+import {bearerToken} from '../../http/bearer.js'
 
 export interface AskRecord {
   request_id: string
@@ -25,12 +26,6 @@ export interface AskRecord {
   created_at: number
   /** Set from the turn's final, so the answer outlives the engine's memory of the turn. */
   result?: {status: 'done' | 'error'; result_text: string; at: number}
-}
-
-const bearer = (request: RouteRequest) => {
-  const header = request.headers.authorization
-  const match = typeof header === 'string' ? /^bearer\s+(\S+)\s*$/i.exec(header) : null
-  return match?.[1]
 }
 
 export function createAsks(context: DaemonContext, engine: Engine) {
@@ -47,7 +42,7 @@ export function createAsks(context: DaemonContext, engine: Engine) {
   /** spec Errors, in this order: no header or token 401; member internal 403; another member's token 403; a token of no member 401. */
   async function assertMemberCaller(request: RouteRequest, member: string) {
     if (request.headers[PROJECT_HEADER] === undefined) throw unauthorized('project_header_required', `Asks need the ${PROJECT_HEADER} header naming this project (the perimeter checks it matches)`)
-    const token = bearer(request)
+    const token = bearerToken(request.headers.authorization)
     if (!token) throw unauthorized('member_token_required', `This route needs ${member}'s member token: Authorization: Bearer <token>`)
     const card = await readMember(context, member)
     if (card.exposure !== 'external' || card.problem) throw forbidden('member_not_exposed', `${member} is not exposed (exposure internal): its asks are refused`)

@@ -68,7 +68,8 @@ export function createChatEngine(context: DaemonContext): Engine {
       if (old.status === 'done' || old.status === 'failed') turns.delete(id)
     }
   }
-  const waitingCount = () => [...convs.values()].reduce((sum, state) => sum + state.pending.filter((p) => !p.input.merge).length, 0)
+  /** Inputs waiting that will be turns of their own (merged ones ride along): what `maxWaiting` bounds. */
+  let waitingTurns = 0
 
   const view = (state: ConvState): ConversationView => ({
     conv: state.stored.conv,
@@ -101,7 +102,10 @@ export function createChatEngine(context: DaemonContext): Engine {
 
   /** The next turn's inputs: the head alone, or every merged input waiting (briefs and wakes answered together). */
   function takeInputs(state: ConvState): Pending[] {
-    if (!state.pending[0].input.merge) return state.pending.splice(0, 1)
+    if (!state.pending[0].input.merge) {
+      waitingTurns--
+      return state.pending.splice(0, 1)
+    }
     const merged = state.pending.filter((p) => p.input.merge)
     state.pending = state.pending.filter((p) => !p.input.merge)
     return merged
@@ -188,12 +192,13 @@ export function createChatEngine(context: DaemonContext): Engine {
       await assertUsable(input.member)
       if (input.become) await assertUsable(input.become)
       const busy = convs.get(input.conv)?.running != null || runningCount >= limits().maxTurns
-      if (!input.merge && busy && waitingCount() >= limits().maxWaiting) {
+      if (!input.merge && busy && waitingTurns >= limits().maxWaiting) {
         throw rateLimited(`The daemon is at capacity (${limits().maxTurns} turns running, ${limits().maxWaiting} waiting); try again shortly`, 5, 'at_capacity')
       }
       const state = await stateOf(input)
       const ticket = newId('t-')
       state.pending.push({ticket, input})
+      if (!input.merge) waitingTurns++
       remember({turn_id: ticket, conv: input.conv, member: input.member, status: 'waiting'})
       context.timeline.append('chat.user', {author: input.author, text: input.text, conv: input.conv, turn_id: ticket, member: input.member, origin: input.origin, ...(input.request_ids ? {request_ids: input.request_ids} : {})} satisfies ChatUserData)
       markReady(state)

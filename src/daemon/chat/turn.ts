@@ -12,7 +12,7 @@ import {writeFileAtomic} from '../../lib/atomic-write.js'
 import type {DaemonContext} from '../context.js'
 import {RUNTIME_DIR} from '../constants.js'
 import {boundariesFor} from '../team/boundaries.js'
-import {listMembers, readCardFile, readCardText, readMember, type MemberCard} from '../team/cards.js'
+import {listCards, readMember, type MemberCard} from '../team/cards.js'
 import {buildCall, loadClients} from './clients/resolve.js'
 import {CHAT_RUNTIME_DIR} from './constants.js'
 import {DEFAULT_PINNED, readContextSlice} from './context-slice.js'
@@ -39,13 +39,8 @@ export function scriptPath(context: Pick<DaemonContext, 'root' | 'meshPath'>, na
   return inside.startsWith('..') || isAbsolute(inside) ? null : path
 }
 
-async function rosterWithPrompts(context: DaemonContext): Promise<Array<MemberCard>> {
-  const summaries = await listMembers(context)
-  return Promise.all(summaries.map(async (summary) => (summary.problem ? {...summary, prompt: ''} : readCardText(summary.id, await readCardFile(context, summary.id).catch(() => '')))))
-}
-
 async function firstTurnSystem(context: DaemonContext, card: MemberCard): Promise<string> {
-  const roster = await rosterWithPrompts(context)
+  const roster = await listCards(context)
   const ids = card.context.length > 0 ? card.context : DEFAULT_PINNED
   const {files, missing} = await readContextSlice(context.meshPath('context'), ids)
   if (missing.length > 0) context.debug.log({lvl: 'warn', tag: 'chat', msg: `${card.id}: context ${missing.join(', ')} names no file under .mesh/context/`, agent_id: card.id})

@@ -9,6 +9,7 @@
 import type {IncomingMessage} from 'node:http'
 import {forbidden, unauthorized} from '../../lib/errors.js'
 import {PROJECT_HEADER} from '../constants.js'
+import {bearerToken} from '../../http/bearer.js'
 import {tokenMatches} from '../portal-token.js'
 
 const LOOPBACK_NAMES: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]', '::1'])
@@ -51,9 +52,7 @@ export function assertProject(request: IncomingMessage, projectId: string | null
 
 /** The Bearer token of an Authorization header (scheme case-insensitive), or undefined. */
 export function bearerOf(request: IncomingMessage): string | undefined {
-  const header = request.headers.authorization
-  const match = header ? /^bearer\s+(\S+)\s*$/i.exec(header) : null
-  return match?.[1]
+  return bearerToken(request.headers.authorization)
 }
 
 /** Throws 401 unless `presented` is the portal token. */

@@ -94,22 +94,25 @@ export async function readMember(context: DaemonContext, id: string): Promise<Me
   return readCardText(id, await readCardFile(context, id))
 }
 
-/** Every card of `.mesh/team/*.md`, by id; `.archive/` and other folders are not members. */
-export async function listMembers(context: DaemonContext): Promise<MemberSummary[]> {
+/** Every card of `.mesh/team/*.md` with its prompt, by id; `.archive/` and other folders are not members. */
+export async function listCards(context: DaemonContext): Promise<MemberCard[]> {
   const entries = await readdir(context.meshPath(TEAM_DIR), {withFileTypes: true}).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? [] : Promise.reject(error)))
-  const members: MemberSummary[] = []
+  const cards: MemberCard[] = []
   for (const entry of entries) {
     if (!entry.isFile() || !entry.name.endsWith('.md')) continue
     const stem = entry.name.slice(0, -3)
     if (!MEMBER_ID.test(stem)) {
-      members.push({id: stem, title: null, client: null, model: null, context: [], exposure: 'internal', path: `.mesh/${TEAM_DIR}/${entry.name}`, problem: 'the file name is not a member id'})
+      cards.push({id: stem, title: null, client: null, model: null, context: [], exposure: 'internal', path: `.mesh/${TEAM_DIR}/${entry.name}`, problem: 'the file name is not a member id', prompt: ''})
       continue
     }
     const text = await readFile(context.meshPath(TEAM_DIR, entry.name), 'utf8').catch(() => null)
-    members.push(text === null ? {...summaryOf(readCardText(stem, '')), problem: 'the card cannot be read'} : summaryOf(readCardText(stem, text)))
+    cards.push(text === null ? {...readCardText(stem, ''), problem: 'the card cannot be read'} : readCardText(stem, text))
   }
-  return members.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  return cards.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
 }
+
+/** The roster without prompts (`GET /team`). */
+export const listMembers = async (context: DaemonContext): Promise<MemberSummary[]> => (await listCards(context)).map(summaryOf)
 
 /** The authored fields in the spec's order (id, title, client, model, context, exposure, effort). */
 export type AuthoredFields = Partial<Record<(typeof TEAM_FIELDS)[number], unknown>>

@@ -1,7 +1,7 @@
 import {afterEach, describe, expect, it} from 'vitest'
 import {delegate} from '../../../../src/daemon/chat/delegation/delegate.js'
 import {isMeshError} from '../../../../src/lib/errors.js'
-import {delegateMarker, report} from './fake-engine.js'
+import {delegateMarker, report} from '../fake-engine.js'
 import {setupDelegation, type DelegationSetup} from './setup.js'
 
 let setup: DelegationSetup | undefined
@@ -169,7 +169,7 @@ describe('delegation hook: reports', () => {
 
   it('closes the row and answers the engine’s refusal when the brief cannot be started', async () => {
     setup = await setupDelegation()
-    setup.engine.full = true
+    setup.engine.capacity = 0
     const error = await delegate(setup.daemon.context, setup.engine, setup.delegation.ledger, {member: 'developer', brief: 'x'}).catch((e) => e)
     expect(isMeshError(error) && error.code).toBe('at_capacity')
     expect(setup.delegation.ledger.openRequestsOf('m-developer')).toEqual([])

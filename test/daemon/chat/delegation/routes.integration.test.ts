@@ -5,7 +5,7 @@ import type {DaemonContext} from '../../../../src/daemon/context.js'
 import {startDelegation, type Delegation} from '../../../../src/daemon/chat/delegation/index.js'
 import type {FixtureRepo} from '../../../standard/fixtures.js'
 import {startHarness, type DaemonHarness} from '../../harness.js'
-import {fakeEngine, type FakeEngine} from './fake-engine.js'
+import {fakeEngine, type FakeEngine} from '../fake-engine.js'
 import {teamRepo} from './setup.js'
 
 let harness: DaemonHarness | undefined

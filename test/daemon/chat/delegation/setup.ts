@@ -3,7 +3,7 @@ import {createDaemon, type Daemon} from '../../../../src/daemon/daemon.js'
 import {startDelegation, type Delegation} from '../../../../src/daemon/chat/delegation/index.js'
 import type {DaemonEvent} from '../../../../src/daemon/events.js'
 import {frontmatter, makeRepo, type FixtureRepo} from '../../../standard/fixtures.js'
-import {fakeEngine, type FakeEngine} from './fake-engine.js'
+import {fakeEngine, type FakeEngine} from '../fake-engine.js'
 
 export const TEAM = ['architect', 'developer', 'git-manager', 'consultant', 'reviewer']
 

@@ -4,7 +4,7 @@ import {MeshError} from '../../../../src/lib/errors.js'
 import {INTERRUPTED_REASON} from '../../../../src/daemon/chat/queue/constants.js'
 import {startQueueDispatch, type QueueDispatch} from '../../../../src/daemon/chat/queue/dispatcher.js'
 import {queueStoreOf, type QueueStore} from '../../../../src/daemon/chat/queue/store.js'
-import {FakeEngine} from './fake-engine.js'
+import {fakeEngine, type FakeEngine} from '../fake-engine.js'
 import {queueFixture, type QueueFixture} from './queue-context.js'
 
 let fixture: QueueFixture
@@ -13,7 +13,7 @@ let store: QueueStore
 let dispatch: QueueDispatch | undefined
 beforeEach(async () => {
   fixture = await queueFixture()
-  engine = new FakeEngine()
+  engine = fakeEngine()
   store = queueStoreOf(fixture.context)
 })
 afterEach(async () => {
@@ -22,7 +22,7 @@ afterEach(async () => {
   await fixture.cleanup()
 })
 
-const queueTurns = () => engine.accepted.filter((input) => input.origin === 'queue')
+const queueTurns = () => engine.submitted.filter((input) => input.origin === 'queue')
 const statuses = async (conv: string) => (await store.read(conv)).items.map((item) => `${item.text}:${item.status}`)
 /** The operator's own turn in conv, running. */
 const operatorTurn = (conv: string, member = 'architect') => engine.submit({conv, member, text: 'hello', author: 'operator', origin: 'send'})
@@ -77,7 +77,7 @@ describe('queue dispatcher', () => {
     await operatorTurn('c-1')
     await engine.finish('c-1')
     await dispatch.settled()
-    expect(engine.accepted.at(-1)).toMatchObject({origin: 'wake'})
+    expect(engine.submitted.at(-1)).toMatchObject({origin: 'wake'})
     expect(queueTurns()).toEqual([])
     expect(await statuses('c-1')).toEqual(['later:queued'])
 
@@ -107,7 +107,7 @@ describe('queue dispatcher', () => {
     await dispatch.settled()
     expect((await store.read('c-1')).items[0]).toMatchObject({text: 'a', status: 'failed', failed_reason: 'member_not_found: No team member ghost'})
     expect(await statuses('c-1')).toEqual(['a:failed', 'b:queued'])
-    expect(engine.accepted).toHaveLength(1)
+    expect(engine.submitted).toHaveLength(1)
 
     engine.refuseWith = null
     await operatorTurn('c-1')
@@ -137,7 +137,7 @@ describe('queue dispatcher', () => {
     expect(file.version).toBe(8)
     expect(file.items).toEqual([{...item('q-a', 0, 'failed'), failed_reason: INTERRUPTED_REASON}, item('q-b', 1, 'queued')])
     expect(fixture.events.map((event) => [event.type, event.data.item.id, event.data.item.status])).toEqual([['queue.item.updated', 'q-a', 'failed']])
-    expect(engine.accepted).toEqual([])
+    expect(engine.submitted).toEqual([])
   })
 
   it('after stop, an idle sends nothing', async () => {

@@ -3,13 +3,13 @@ import {MeshError} from '../../../../src/lib/errors.js'
 import {queueRoutes} from '../../../../src/daemon/chat/queue/routes.js'
 import type {DaemonEvent} from '../../../../src/daemon/events.js'
 import {startHarness, type DaemonHarness} from '../../harness.js'
-import {FakeEngine} from './fake-engine.js'
+import {fakeEngine, type FakeEngine} from '../fake-engine.js'
 
 let harness: DaemonHarness
 let engine: FakeEngine
 let events: DaemonEvent<any>[]
 beforeEach(async () => {
-  engine = new FakeEngine()
+  engine = fakeEngine()
   harness = await startHarness({areas: [(context) => ({name: 'queue', routes: queueRoutes(context, engine)})]})
   events = []
   harness.running.daemon.context.events.subscribe((event) => void (event.type.startsWith('queue.') && events.push(event)))
@@ -87,7 +87,7 @@ describe('queue routes', () => {
     const res = await post(`${Q}/${b.id}/promote`, {})
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({item: {id: b.id, status: 'sent', sent_at: expect.any(String)}, turn: {conv: 'c-1', state: 'waiting'}})
-    expect(engine.accepted.at(-1)).toMatchObject({conv: 'c-1', member: 'developer', text: 'second', author: 'operator', origin: 'queue'})
+    expect(engine.submitted.at(-1)).toMatchObject({conv: 'c-1', member: 'developer', text: 'second', author: 'operator', origin: 'queue'})
     expect((await harness.call('GET', Q, {auth: true})).body.items.map((item: {text: string}) => item.text)).toEqual(['first'])
     expect(events.slice(-2).map((event) => [event.type, event.data.item.status])).toEqual([
       ['queue.item.updated', 'sending'],
@@ -121,7 +121,7 @@ describe('queue routes', () => {
     await harness.call('POST', `/chat/conv/c-new/queue/${fresh.body.id}/promote`, {auth: true})
     const plain = await harness.call('POST', '/chat/conv/c-plain/queue', {auth: true, body: JSON.stringify({text: 'y'})})
     await harness.call('POST', `/chat/conv/c-plain/queue/${plain.body.id}/promote`, {auth: true})
-    expect(engine.accepted.map((input) => [input.conv, input.member])).toEqual([
+    expect(engine.submitted.map((input) => [input.conv, input.member])).toEqual([
       ['c-new', 'developer'],
       ['c-plain', 'architect'],
     ])

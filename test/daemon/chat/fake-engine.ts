@@ -1,13 +1,14 @@
 /**
- * An in-memory ChatEngine for delegation's tests: no client CLI, turns end
- * when the test says so (`finish`), with the markers the test gives. It keeps
- * the engine's contract that delegation relies on: one turn at a time per
- * conv, merged inputs wait for the conv's next turn, final hooks run in
- * registration order, a conv is idle only when nothing runs or waits and no
- * coordinating check claims it.
+ * An in-memory ChatEngine for the queue's and delegation's tests: no client
+ * CLI, turns end when the test says so (`finish`), with the markers the test
+ * gives. It keeps the engine's contract (src/daemon/chat/types.ts): one turn
+ * at a time per conv, merged inputs wait for the conv's next turn, a
+ * capacity refused with 429 `at_capacity`, final hooks in registration
+ * order, a conv idle only when nothing runs or waits and no coordinating
+ * check claims it.
  */
-import {MeshError} from '../../../../src/lib/errors.js'
-import type {ChatEngine, ConversationView, FinalHook, Marker, SubmitResult, TurnAnchor, TurnFinal, TurnInput} from '../../../../src/daemon/chat/types.js'
+import {MeshError, rateLimited} from '../../../src/lib/errors.js'
+import type {ChatEngine, ConversationView, FinalHook, Marker, SubmitResult, TurnAnchor, TurnFinal, TurnInput} from '../../../src/daemon/chat/types.js'
 
 interface Conv {
   member: string
@@ -35,8 +36,10 @@ export interface FakeEngine extends ChatEngine {
   submitted: TurnInput[]
   finals: TurnFinal[]
   idled: string[]
-  /** Makes the next submits fail like a full engine (429 at_capacity) while true. */
-  full: boolean
+  /** Running plus waiting turns from which submits are refused with 429 `at_capacity` (0: a full engine). */
+  capacity: number
+  /** When set, every submit is refused with it (a member without a card, say). */
+  refuseWith: Error | null
   /** Ends the running turn of `conv`, runs the final hooks, and starts the next turn if inputs wait. */
   finish(conv: string, options?: FinishOptions): Promise<TurnFinal>
   /** The inputs of the running turn of `conv`. */
@@ -67,10 +70,13 @@ export function fakeEngine(): FakeEngine {
     submitted: [],
     finals: [],
     idled: [],
-    full: false,
+    capacity: Number.POSITIVE_INFINITY,
+    refuseWith: null,
     async submit(input) {
       if (closed) throw new MeshError('unavailable', 'engine_closed', 'the engine is closed')
-      if (engine.full) throw new MeshError('rate_limited', 'at_capacity', 'the daemon runs as many turns as it may')
+      if (engine.refuseWith) throw engine.refuseWith
+      const load = [...convs.values()].reduce((sum, conv) => sum + (conv.running ? 1 : 0) + conv.waiting.length, 0)
+      if (load >= engine.capacity) throw rateLimited('the daemon runs as many turns as it may', 5, 'at_capacity')
       engine.submitted.push(structuredClone(input))
       let conv = convs.get(input.conv)
       if (!conv) {
