@@ -6,9 +6,9 @@
  */
 const {options} = require('./.dependency-cruiser.cjs')
 
-const CLIENT = '^src/(client|agent)/'
+const CLIENT = '^src/client/'
 const SERVER_CODE = [
-  '^src/(standard|registry|cluster|daemon|store)/',
+  '^src/(standard|registry|cluster|daemon|agent|store)/',
   '(^|/)node_modules/(koa|@koa/router|koa-compose|better-sqlite3|pg|pg-[^/]+)/',
 ]
 

@@ -9,10 +9,10 @@
 const COMMANDS = '^src/commands/'
 /** The command tier: the commands and src/cli, the base command and flag checks they share. */
 const COMMAND_TIER = '^src/(commands|cli)/'
-const SERVICES = '^src/(standard|registry|cluster|daemon)/'
-/** The client layer: HTTP/WS clients and the agent-side kit (heartbeat loop, credentials, card file, login). */
-const CLIENT = '^src/(client|agent)/'
-const SHARED = '^src/(http|store|bus|identity|protocol|client|agent|tui|lib)/'
+const SERVICES = '^src/(standard|registry|cluster|daemon|agent)/'
+/** The client layer: callers' HTTP/WS clients (registry, relay, daemon, agents). */
+const CLIENT = '^src/client/'
+const SHARED = '^src/(http|store|bus|identity|protocol|client|tui|lib)/'
 /** A service's wire.ts holds the shapes both sides speak: the client layer may `import type` from it. */
 const SERVICE_WIRE = `${SERVICES}(wire|.*/wire)\\.ts$`
 /** Koa, its router and its composer. */
@@ -102,6 +102,13 @@ module.exports = {
       severity: 'error',
       from: {path: '^src/cluster/'},
       to: {path: '^src/registry/'},
+    },
+    {
+      name: 'agent-kit-stands-alone',
+      comment: 'The agent kit (mesh/agent) runs in an agent\'s own process: src/agent imports no other service, so an agent never loads the registry, relay, daemon or standard.',
+      severity: 'error',
+      from: {path: '^src/agent/'},
+      to: {path: '^src/(standard|registry|cluster|daemon)/'},
     },
     {
       name: 'no-undeclared-package',

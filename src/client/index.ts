@@ -82,7 +82,3 @@ export {
   type PostQuery,
   type PostTtl,
 } from './cluster/boards-client.js'
-
-// Agent side: the heartbeat loop and the card file it sends.
-export {runHeartbeat, type HeartbeatEvent, type HeartbeatOptions} from '../agent/heartbeat.js'
-export {loadCardFile} from '../agent/card-file.js'

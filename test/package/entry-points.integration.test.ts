@@ -40,13 +40,13 @@ const SERVER_PACKAGES = ['better-sqlite3', 'pg', 'koa', '@koa/router', 'koa-comp
 describe('package entry points', () => {
   it('mesh/client exports the client API and loads no server package', async () => {
     const {exports, files, packages} = await load('mesh/client')
-    for (const name of ['createRegistryClient', 'searchRegistry', 'createInboxClient', 'watchAgentSocket', 'createClusterClient', 'createBoardsClient', 'runHeartbeat', 'loadCardFile', 'MeshError']) {
+    for (const name of ['createRegistryClient', 'searchRegistry', 'createInboxClient', 'watchAgentSocket', 'createClusterClient', 'createBoardsClient', 'MeshError']) {
       expect(exports).toContain(name)
     }
     expect(packages.filter((name) => SERVER_PACKAGES.includes(name))).toEqual([])
     expect(packages).not.toContain('ws') // loaded when a socket first connects
     // Server code the client layer may not load.
-    expect(files.filter((file) => /^dist\/(registry|cluster|store|http|bus|standard|daemon)\//.test(file))).toEqual([])
+    expect(files.filter((file) => /^dist\/(registry|cluster|store|http|bus|standard|daemon|agent)\//.test(file))).toEqual([])
   })
 
   it('mesh/registry is the server factory: it loads Koa and both database drivers (the probe sees them)', async () => {

@@ -5,32 +5,9 @@
  * with `probe: false`, never a paid skill) and where their endpoints live.
  */
 import {describeSchemaError, getValidator} from '../../lib/schemas.js'
+import {isPaid, jsonExampleBodies, skillPricing, type CardPricing, type CardSkill, type PublicCard} from '../../protocol/agent-card.js'
 import type {JsonObject} from '../types.js'
 import {MAX_EXAMPLES_PER_SKILL} from './constants.js'
-
-export interface CardPricing {
-  unit?: string
-  amount?: number
-  currency?: string
-}
-
-export interface CardSkill {
-  id: string
-  examples?: string[]
-  returns?: string[]
-  probe?: boolean
-  /** Not in the spec's Skill table; honoured when an agent prices skills one by one. */
-  pricing?: CardPricing
-  [extra: string]: unknown
-}
-
-export interface PublicCard {
-  url: string
-  pricing: CardPricing
-  availability: {now: boolean}
-  skills: CardSkill[]
-  [extra: string]: unknown
-}
 
 /** Why a skill that declares `returns` was not content-probed. */
 export type CardMatchSkip = 'probe_disabled' | 'paid' | 'no_json_example'
@@ -49,38 +26,12 @@ export function checkPublicCard(value: unknown): {card: PublicCard} | {error: st
   return {card: value}
 }
 
-/** DECISIONS: a skill is paid when its pricing `amount > 0` and `currency` is not `free`. */
-export function isPaid(pricing: CardPricing | undefined): boolean {
-  if (!pricing || typeof pricing.amount !== 'number') return false
-  return pricing.amount > 0 && String(pricing.currency ?? '').toLowerCase() !== 'free'
-}
-
-const asObject = (value: unknown): JsonObject | null =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : null
-
-/** The examples of a skill that are literal JSON objects (natural-language asks are not bodies). */
-export function jsonExampleBodies(examples: readonly string[] | undefined): JsonObject[] {
-  const bodies: JsonObject[] = []
-  for (const example of examples ?? []) {
-    const text = example.trim()
-    if (!text.startsWith('{')) continue
-    try {
-      const body = asObject(JSON.parse(text))
-      if (body) bodies.push(body)
-    } catch {
-      // prose that happens to start with a brace
-    }
-  }
-  return bodies
-}
-
 /** Decides whether and how a skill's `returns` are checked. */
 export function cardMatchPlan(skill: CardSkill, cardPricing: CardPricing): CardMatchPlan {
   const returns = (skill.returns ?? []).filter((path) => typeof path === 'string' && path !== '')
   if (returns.length === 0) return {kind: 'none'}
   if (skill.probe === false) return {kind: 'skip', reason: 'probe_disabled', returns}
-  const pricing = asObject(skill.pricing) ? skill.pricing : cardPricing
-  if (isPaid(pricing)) return {kind: 'skip', reason: 'paid', returns}
+  if (isPaid(skillPricing(skill, {pricing: cardPricing}))) return {kind: 'skip', reason: 'paid', returns}
   const bodies = jsonExampleBodies(skill.examples).slice(0, MAX_EXAMPLES_PER_SKILL)
   if (bodies.length === 0) return {kind: 'skip', reason: 'no_json_example', returns}
   return {kind: 'probe', returns, bodies}
@@ -120,3 +71,5 @@ export function countPresent(response: unknown, returns: readonly string[]): num
     return found !== undefined && found !== null
   }).length
 }
+
+export {isPaid, jsonExampleBodies, type CardPricing, type CardSkill, type PublicCard}
