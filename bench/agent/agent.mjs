@@ -1,0 +1,148 @@
+// Agent kit benchmark (run `npm run build` first; reads dist/):
+//   node bench/agent/agent.mjs [--verifications 20000] [--requests 15000] [--warmup 2000] [--rounds 3] [--concurrency 16]
+//     [--only verify|call] [--cpu-prof <file.cpuprofile>]
+// (a) Mesh-Sig verifications per second on one core: verifyMeshSig (parse the
+//     header, import the key, hash the body, Ed25519 verify with node:crypto,
+//     record the nonce) over pre-signed requests, one after the other on this
+//     thread; the baseline is node:crypto's verify alone over the same
+//     messages with the key imported once. Goal ≥ 5,000/s.
+// (b) A free skill call through the kit with Mesh-Sig verification (createAgent
+//     served by serve()) against a bare Koa handler doing the same work (read
+//     the JSON body, verifyMeshSig, answer JSON), both on 127.0.0.1, driven by
+//     the same node:http keep-alive load generator in a worker thread (every
+//     request signed beforehand with its own nonce), rounds alternated.
+//     Bar: kit rps / bare Koa rps ≥ 0.75.
+// --cpu-prof writes a V8 CPU profile of the server thread during the kit's
+// last round (open it in Chrome DevTools or VS Code); it changes nothing that
+// is measured but slows the profiled round.
+import {verify} from 'node:crypto'
+import {writeFileSync} from 'node:fs'
+import inspector from 'node:inspector'
+import {Worker} from 'node:worker_threads'
+import {
+  createMemoryNonceStore,
+  generateIdentityKeyPair,
+  importPrivateKey,
+  importPublicKey,
+  parseMeshSig,
+  signedString,
+  signRequest,
+  verifyMeshSig,
+} from '../../dist/identity/index.js'
+import {BODY, SKILL_PATH, bareKoaServer, kitServer} from './servers.mjs'
+
+const option = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i > 0 ? process.argv[i + 1] : fallback
+}
+const VERIFICATIONS = Number(option('verifications', 20_000))
+const REQUESTS = Number(option('requests', 15_000))
+const WARMUP = Number(option('warmup', 2_000))
+const ROUNDS = Math.max(1, Number(option('rounds', 3)))
+const CONCURRENCY = Number(option('concurrency', 16))
+const ONLY = option('only', 'all')
+const CPU_PROFILE = option('cpu-prof', undefined)
+
+const VERIFY_GOAL = 5_000
+const RATIO_BAR = 0.75
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+const perSecond = (count, ms) => (count / ms) * 1000
+const ms = (value) => `${value.toFixed(2)} ms`
+
+async function verifyBench() {
+  const identity = generateIdentityKeyPair()
+  const privateKey = importPrivateKey(identity.privateKeyPem)
+  const publicKey = importPublicKey(identity.publicKey)
+  const rates = {mesh: [], crypto: []}
+  console.log(`(a) Mesh-Sig verifications on one core: ${VERIFICATIONS} pre-signed requests per round, ${ROUNDS} rounds, alternated`)
+  for (let round = 0; round < ROUNDS; round++) {
+    const headers = Array.from({length: VERIFICATIONS}, (_, i) =>
+      signRequest({method: 'POST', path: SKILL_PATH, body: BODY, privateKey, nonce: `verify-${round}-${i}`}),
+    )
+    // Baseline: the Ed25519 verification alone, with the message and key ready.
+    const prepared = headers.map((header) => {
+      const parsed = parseMeshSig(header)
+      return {message: Buffer.from(signedString({method: 'POST', path: SKILL_PATH, body: BODY, ts: parsed.ts, nonce: parsed.nonce})), signature: parsed.signature}
+    })
+    let started = performance.now()
+    for (const {message, signature} of prepared) if (!verify(null, message, publicKey, signature)) throw new Error('baseline: a signature did not verify')
+    rates.crypto.push(perSecond(prepared.length, performance.now() - started))
+
+    const nonces = createMemoryNonceStore({maxEntries: 10_000_000})
+    started = performance.now()
+    for (const header of headers) await verifyMeshSig({header, method: 'POST', path: SKILL_PATH, body: BODY, nonces})
+    rates.mesh.push(perSecond(headers.length, performance.now() - started))
+  }
+  const mesh = median(rates.mesh)
+  const crypto = median(rates.crypto)
+  console.log(`    verifyMeshSig         ${mesh.toFixed(0).padStart(7)} /s   (${(1e6 / mesh).toFixed(1)} µs each; rounds ${rates.mesh.map((r) => r.toFixed(0)).join(', ')})`)
+  console.log(`    node:crypto verify    ${crypto.toFixed(0).padStart(7)} /s   (${(1e6 / crypto).toFixed(1)} µs each; the Ed25519 check alone)`)
+  console.log(`    ratio verifyMeshSig / crypto.verify = ${(mesh / crypto).toFixed(2)}; goal ≥ ${VERIFY_GOAL}/s: ${mesh >= VERIFY_GOAL ? 'PASS' : 'MISS'}`)
+}
+
+/** One round of the load generator against `baseUrl`. */
+function drive(baseUrl, privateKeyPem, nonceTag) {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./load.mjs', import.meta.url), {
+      workerData: {baseUrl, path: SKILL_PATH, body: BODY, privateKeyPem, nonceTag, concurrency: CONCURRENCY, warmup: WARMUP, requests: REQUESTS},
+    })
+    worker.once('message', (result) => {
+      if (result.statuses[200] !== result.requests) {
+        reject(new Error(`${nonceTag}: not every call answered 200: ${JSON.stringify(result.statuses)}; first: ${result.firstError}`))
+      }
+      resolve(result)
+    })
+    worker.once('error', reject)
+  })
+}
+
+/** Starts the V8 profiler on this (the servers') thread; returns a function that stops it and writes the file. */
+async function profileThread(enabled) {
+  if (!CPU_PROFILE || !enabled) return async () => {}
+  const session = new inspector.Session()
+  session.connect()
+  const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))))
+  await post('Profiler.enable')
+  await post('Profiler.start')
+  return async () => {
+    const {profile} = await post('Profiler.stop')
+    writeFileSync(CPU_PROFILE, JSON.stringify(profile))
+    session.disconnect()
+    console.log(`    CPU profile of the kit's last round written to ${CPU_PROFILE}`)
+  }
+}
+
+async function callBench() {
+  const identity = generateIdentityKeyPair()
+  const kit = await kitServer()
+  const bare = await bareKoaServer()
+  try {
+    console.log(
+      `(b) free skill call with Mesh-Sig: kit vs bare Koa on 127.0.0.1; ${CONCURRENCY} keep-alive connections, ` +
+        `${WARMUP} warm-up + ${REQUESTS} measured requests per side and round, ${ROUNDS} rounds, alternated`,
+    )
+    const runs = {kit: [], bare: []}
+    // Alternate, so neither side gets the warmer machine.
+    for (let round = 1; round <= ROUNDS; round++) {
+      runs.bare.push(await drive(bare.url, identity.privateKeyPem, `bare-${round}`))
+      const stopProfile = await profileThread(round === ROUNDS)
+      runs.kit.push(await drive(kit.url, identity.privateKeyPem, `kit-${round}`))
+      await stopProfile()
+    }
+    const rate = (list) => list.reduce((sum, r) => sum + r.requests, 0) / list.reduce((sum, r) => sum + r.seconds, 0)
+    const last = (list) => list[list.length - 1]
+    const kitRate = rate(runs.kit)
+    const bareRate = rate(runs.bare)
+    const rounds = (list) => list.map((r) => (r.requests / r.seconds).toFixed(0)).join(', ')
+    console.log(`    kit       ${kitRate.toFixed(0).padStart(7)} req/s   (p50 ${ms(last(runs.kit).p50)}, p99 ${ms(last(runs.kit).p99)}; rounds ${rounds(runs.kit)})`)
+    console.log(`    bare Koa  ${bareRate.toFixed(0).padStart(7)} req/s   (p50 ${ms(last(runs.bare).p50)}, p99 ${ms(last(runs.bare).p99)}; rounds ${rounds(runs.bare)})`)
+    const ratio = kitRate / bareRate
+    console.log(`    ratio kit / bare = ${ratio.toFixed(2)}  (bar ≥ ${RATIO_BAR}: ${ratio >= RATIO_BAR ? 'PASS' : 'FAIL'})`)
+  } finally {
+    await kit.close()
+    await bare.close()
+  }
+}
+
+if (ONLY === 'all' || ONLY === 'verify') await verifyBench()
+if (ONLY === 'all' || ONLY === 'call') await callBench()
