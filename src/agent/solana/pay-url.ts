@@ -1,0 +1,26 @@
+/** Solana Pay transfer-request URIs (DECISIONS: Paid calls, chainPayUrl). */
+import {lamportsToSol} from '../../protocol/agent-card.js'
+import {SOLANA_PAY_SCHEME} from './constants.js'
+
+export interface SolanaPayRequest {
+  /** The wallet to pay (base58 address). */
+  recipient: string
+  /** Integer lamports; written as a SOL decimal, exact (no float rounding). */
+  lamports: bigint
+  /** The memo the payer's wallet puts on the transaction: the issued nonce. */
+  memo: string
+  /** Who is asking to be paid, shown by wallets: the card's name. */
+  label?: string
+}
+
+/**
+ * `solana:<address>?amount=<SOL>&memo=<nonce>&label=<label>` per the Solana
+ * Pay transfer-request spec: `amount` in SOL as a decimal, other values
+ * percent-encoded with encodeURIComponent (URLSearchParams would write
+ * spaces as `+`, which Solana Pay does not read as a space).
+ */
+export function solanaPayUrl(request: SolanaPayRequest): string {
+  const params = [`amount=${lamportsToSol(request.lamports)}`, `memo=${encodeURIComponent(request.memo)}`]
+  if (request.label) params.push(`label=${encodeURIComponent(request.label)}`)
+  return `${SOLANA_PAY_SCHEME}${request.recipient}?${params.join('&')}`
+}
