@@ -1,0 +1,173 @@
+/**
+ * The agent kit's one adapter to Koa: maps HTTP onto the transport-free
+ * AgentCore (src/agent/kit/agent-core.ts). Routing is a switch on the path
+ * and a Map lookup on the skill id: nothing is allocated per request beyond
+ * what the call needs.
+ *
+ * CORS (spec Agent side + DECISIONS CORS for agents) is set first, on every
+ * request the agent's host sees, so errors, 404s and the host's own answers
+ * (errorMiddleware, notFoundMiddleware around the service) carry it too.
+ */
+import type {Context, Middleware, Next} from 'koa'
+import {sendError, STATUS_OF_KIND} from '../../http/error-middleware.js'
+import {readJsonBody} from '../../http/json-body.js'
+import {MESH_SIG_HEADER} from '../../identity/constants.js'
+import {isMeshError, MeshError} from '../../lib/errors.js'
+import type {Logger} from '../../lib/log.js'
+import type {AgentCore} from '../kit/agent-core.js'
+import {
+  A2A_CARD_PATH,
+  BANNER_PATH,
+  CARD_CACHE_CONTROL,
+  CORS_HEADERS,
+  CORS_MAX_AGE_SECONDS,
+  HEALTH_PATH,
+  PROOF_HEADER,
+  PUBLIC_CARD_PATH,
+  SKILL_PATH_PREFIX,
+} from '../kit/constants.js'
+import {etagMatches, type ServedDocument} from '../kit/served-document.js'
+import type {AgentReply} from '../kit/skill-call.js'
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+const CORS_ENTRIES = Object.entries(CORS_HEADERS)
+const READ_METHODS = 'GET, HEAD, OPTIONS'
+/** GET has no body: Mesh-Sig signs the empty string's hash. */
+const NO_BODY = Buffer.alloc(0)
+
+function send(ctx: Context, reply: AgentReply) {
+  ctx.status = reply.status
+  if (reply.headers) for (const name in reply.headers) ctx.res.setHeader(name, reply.headers[name])
+  // Content-Type before the body, so Koa does not sniff the string.
+  ctx.res.setHeader('Content-Type', JSON_TYPE)
+  ctx.body = reply.body
+}
+
+function methodNotAllowed(ctx: Context, allow: string) {
+  ctx.set('Allow', allow)
+  sendError(ctx, 405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`)
+}
+
+/** The PublicCard or the A2A card: strong ETag, five-minute cache, 304 on a matching If-None-Match. */
+function sendDocument(ctx: Context, document: ServedDocument) {
+  ctx.res.setHeader('ETag', document.etag)
+  ctx.res.setHeader('Cache-Control', CARD_CACHE_CONTROL)
+  if (etagMatches(ctx.get('if-none-match'), document.etag)) {
+    ctx.status = 304
+    return
+  }
+  ctx.status = 200
+  ctx.res.setHeader('Content-Type', JSON_TYPE)
+  ctx.body = document.body
+}
+
+/** mesh's error body; a MeshError keeps its status, code, field and details (Retry-After from retry_after). */
+function sendFailure(ctx: Context, error: unknown, logger: Logger) {
+  if (isMeshError(error)) {
+    const extra: Record<string, unknown> = {}
+    if (error.field) extra.field = error.field
+    if (error.details) Object.assign(extra, error.details)
+    const retryAfter = error.details?.retry_after
+    if (typeof retryAfter === 'number') ctx.set('Retry-After', String(Math.max(1, Math.ceil(retryAfter))))
+    sendError(ctx, STATUS_OF_KIND[error.kind], error.code, error.message, extra)
+    return
+  }
+  const status = (error as {status?: unknown})?.status
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    sendError(ctx, status, `http_${status}`, (error as Error).message || 'Bad request')
+    return
+  }
+  logger.error('agent route failed', {method: ctx.method, path: ctx.path, error: String((error as Error)?.stack ?? error)})
+  sendError(ctx, 500, 'internal', 'Internal server error')
+}
+
+const isRead = (method: string) => method === 'GET' || method === 'HEAD'
+
+/** Koa middleware serving the agent contract; paths it does not own go to next() (the host answers a JSON 404). */
+export function agentMiddleware(core: AgentCore, logger: Logger): Middleware {
+  async function skillRoute(ctx: Context, id: string) {
+    if (id === 'whoami') {
+      if (!isRead(ctx.method)) return methodNotAllowed(ctx, READ_METHODS)
+      return send(ctx, await core.whoami({method: ctx.method, target: ctx.originalUrl, meshSig: ctx.get(MESH_SIG_HEADER) || undefined, raw: NO_BODY}))
+    }
+    if (id === 'topup' && core.topupEnabled) {
+      if (ctx.method !== 'POST') return methodNotAllowed(ctx, 'POST, OPTIONS')
+      const meshSig = ctx.get(MESH_SIG_HEADER) || undefined
+      if (!meshSig) return send(ctx, await core.topup({method: 'POST', target: ctx.originalUrl, meshSig, raw: NO_BODY}))
+      const body = await readJsonBody(ctx, core.bodyLimit)
+      return send(ctx, await core.topup({method: 'POST', target: ctx.originalUrl, meshSig, raw: body.raw, value: body.value}))
+    }
+    const skill = core.skills.get(id)
+    if (!skill) throw new MeshError('not_found', 'unknown_skill', `This agent has no skill "${id.slice(0, 64)}" (see ${PUBLIC_CARD_PATH})`)
+    if (ctx.method !== 'POST') return methodNotAllowed(ctx, 'POST, OPTIONS')
+    const body = await readJsonBody(ctx, core.bodyLimit)
+    const headers = ctx.req.headers
+    const reply = await core.callSkill(skill, {
+      target: ctx.originalUrl,
+      raw: body.raw,
+      value: body.value,
+      meshSig: headers[MESH_SIG_HEADER] as string | undefined,
+      proof: headers[PROOF_HEADER] as string | undefined,
+      authorization: headers.authorization,
+      ip: ctx.ip,
+      whenGone(abort) {
+        const response = ctx.res
+        response.once('close', () => {
+          if (!response.writableFinished) abort()
+        })
+      },
+    })
+    send(ctx, reply)
+  }
+
+  async function route(ctx: Context, path: string): Promise<boolean> {
+    if (path.startsWith(SKILL_PATH_PREFIX)) {
+      await skillRoute(ctx, path.slice(SKILL_PATH_PREFIX.length))
+      return true
+    }
+    let document: ServedDocument | undefined
+    switch (path) {
+      case PUBLIC_CARD_PATH:
+        document = core.publicCardDocument
+        break
+      case A2A_CARD_PATH:
+        document = core.a2aCardDocument
+        break
+      case HEALTH_PATH:
+        if (!isRead(ctx.method)) methodNotAllowed(ctx, READ_METHODS)
+        else {
+          ctx.set('Cache-Control', 'no-store')
+          send(ctx, await core.health())
+        }
+        return true
+      case BANNER_PATH:
+        if (!isRead(ctx.method)) methodNotAllowed(ctx, READ_METHODS)
+        else send(ctx, {status: 200, body: core.banner})
+        return true
+      default:
+        return false
+    }
+    if (!isRead(ctx.method)) methodNotAllowed(ctx, READ_METHODS)
+    else sendDocument(ctx, document)
+    return true
+  }
+
+  return async function agentRoutes(ctx: Context, next: Next) {
+    const response = ctx.res
+    for (const [name, value] of CORS_ENTRIES) response.setHeader(name, value)
+    // spec Agent side: OPTIONS on any path → 204 with the CORS headers (the preflight of every route).
+    if (ctx.method === 'OPTIONS') {
+      response.setHeader('Access-Control-Max-Age', String(CORS_MAX_AGE_SECONDS))
+      ctx.status = 204
+      return
+    }
+    let handled: boolean
+    try {
+      handled = await route(ctx, ctx.path)
+    } catch (error) {
+      sendFailure(ctx, error, logger)
+      return
+    }
+    if (!handled) await next()
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The agent contract without Koa: what each route answers (spec Agent side,
+ * every agent implements). src/agent/http/ maps HTTP onto it.
+ */
+import {didKeyFromPublicKey} from '../../identity/did-key.js'
+import {invalid, unauthorized} from '../../lib/errors.js'
+import type {PublicCard} from '../../protocol/agent-card.js'
+import {a2aCardFromPublicCard, type A2AAgentCard} from '../a2a-card.js'
+import type {CheckedOptions, CompiledSkill} from './check-options.js'
+import {A2A_CARD_PATH, BANNER_SERVICE, HEALTH_PATH, PUBLIC_CARD_PATH, TOPUP_PATH, WHOAMI_PATH} from './constants.js'
+import {servedDocument, type ServedDocument} from './served-document.js'
+import {createSkillCaller, verifiedCaller, type AgentReply, type SkillCallRequest} from './skill-call.js'
+
+/** A request whose Mesh-Sig is checked over its exact target and body. */
+export interface SignedRequest {
+  method: string
+  target: string
+  meshSig: string | undefined
+  raw: Buffer
+  value?: unknown
+}
+
+export interface AgentCore {
+  readonly agentId: string
+  readonly card: PublicCard
+  readonly a2aCard: A2AAgentCard
+  readonly bodyLimit: number
+  readonly skills: ReadonlyMap<string, CompiledSkill>
+  readonly publicCardDocument: ServedDocument
+  readonly a2aCardDocument: ServedDocument
+  /** `GET /`: serialised once. */
+  readonly banner: string
+  /** `POST /v1/topup` is served (the gate takes prepaid credit). */
+  readonly topupEnabled: boolean
+  health(): AgentReply | Promise<AgentReply>
+  whoami(request: SignedRequest): Promise<AgentReply>
+  topup(request: SignedRequest): Promise<AgentReply>
+  callSkill(skill: CompiledSkill, request: SkillCallRequest): Promise<AgentReply>
+  abortAll(): void
+}
+
+const json = (status: number, value: unknown): AgentReply => ({status, body: JSON.stringify(value)})
+
+export function createAgentCore(options: CheckedOptions): AgentCore {
+  const {agentId, card, logger, payments, ready} = options
+  const a2aCard = a2aCardFromPublicCard(card)
+  const topupEnabled = typeof payments?.topup === 'function'
+  const caller = createSkillCaller(options)
+  const endpoints = [
+    `GET ${PUBLIC_CARD_PATH}`,
+    `GET ${A2A_CARD_PATH}`,
+    `GET ${HEALTH_PATH}`,
+    `GET ${WHOAMI_PATH}`,
+    ...[...options.skills.values()].map((skill) => `POST ${skill.resource}`),
+    ...(topupEnabled ? [`POST ${TOPUP_PATH}`] : []),
+  ]
+  const alwaysHealthy: AgentReply = json(200, {ok: true, agent_id: agentId})
+
+  /** Mesh-Sig that must be there: 401 `signature_required` without it, the identity layer's 401 when it fails. */
+  async function requireSigner(request: SignedRequest): Promise<string> {
+    if (!request.meshSig) throw unauthorized('signature_required', `${request.method} ${request.target.split('?')[0]} needs a Mesh-Sig signed request`)
+    return (await verifiedCaller(options, request.meshSig, request.method, request.target, request.raw))!
+  }
+
+  return {
+    agentId,
+    card,
+    a2aCard,
+    bodyLimit: options.bodyLimit,
+    skills: options.skills,
+    publicCardDocument: servedDocument(card),
+    a2aCardDocument: servedDocument(a2aCard),
+    banner: JSON.stringify({service: BANNER_SERVICE, role: 'agent', name: card.name, version: card.version, endpoints}),
+    topupEnabled,
+
+    // spec: `{ok, agent_id, upstream_ready?}`; without a hook the agent is up whenever it answers.
+    health() {
+      if (!ready) return alwaysHealthy
+      return (async () => {
+        let up = false
+        try {
+          up = (await ready()) === true
+        } catch (error) {
+          logger.warn('readiness hook failed', {agent_id: agentId, error: String((error as Error)?.message ?? error)})
+        }
+        return json(up ? 200 : 503, {ok: up, agent_id: agentId, upstream_ready: up})
+      })()
+    },
+
+    // spec: `GET /v1/whoami`, the reference signature verifier.
+    async whoami(request) {
+      const pubkey = await requireSigner(request)
+      return json(200, {pubkey, did: didKeyFromPublicKey(pubkey), verified: true})
+    },
+
+    // spec prepaid alternative: `POST /v1/topup {payer_address}` binds the address to the signed caller's key.
+    async topup(request) {
+      const pubkey = await requireSigner(request)
+      const body = request.value as {payer_address?: unknown} | undefined
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw invalid('invalid_input', 'The body must be a JSON object {"payer_address": "<address>"}', {field: '$'})
+      }
+      if (typeof body.payer_address !== 'string' || body.payer_address.trim() === '') {
+        throw invalid('invalid_input', 'payer_address must be the address you will pay from', {field: 'payer_address'})
+      }
+      return json(200, await payments!.topup!({pubkey, payerAddress: body.payer_address.trim()}))
+    },
+
+    callSkill: caller.call,
+    abortAll: caller.abortAll,
+  }
+}

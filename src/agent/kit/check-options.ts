@@ -1,0 +1,133 @@
+/**
+ * createAgent's option checks: everything that can be wrong with an agent is
+ * found when it is created, as a TypeError with one clear sentence (STYLE:
+ * conflicting options throw), never at the first call.
+ */
+import type {NonceStore} from '../../identity/nonce-store.js'
+import {createMemoryNonceStore} from '../../identity/nonce-store.js'
+import {kebabCase} from '../../lib/kebab-case.js'
+import {silentLogger, type Logger} from '../../lib/log.js'
+import {describeSchemaError, getValidator} from '../../lib/schemas.js'
+import {isPaid, skillInputSchema, skillPricing, type PublicCard} from '../../protocol/agent-card.js'
+import type {PaymentGate} from '../payments/types.js'
+import {DEFAULT_BODY_LIMIT, RESERVED_SKILL_IDS, SKILL_PATH_PREFIX} from './constants.js'
+import {createInputCompiler, type InputCheck} from './input-validator.js'
+import type {CreateAgentOptions, SkillHandler} from './types.js'
+
+/** One skill, ready to serve: its handler, its compiled input check and its price. */
+export interface CompiledSkill {
+  id: string
+  /** `/v1/<id>`: the challenge's `resource`. */
+  resource: string
+  handler: SkillHandler
+  /** Absent when the skill declares no input schema. */
+  check?: InputCheck
+  /** Integer lamports per call; null for a free skill. */
+  lamports: bigint | null
+}
+
+/** The options with defaults applied and the card frozen as it will be served. */
+export interface CheckedOptions {
+  card: PublicCard
+  skills: Map<string, CompiledSkill>
+  agentId: string
+  payments?: PaymentGate
+  nonces: NonceStore
+  ready?: () => boolean | Promise<boolean>
+  clock: () => number
+  logger: Logger
+  bodyLimit: number
+}
+
+function fail(sentence: string): never {
+  throw new TypeError(`createAgent: ${sentence}`)
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner)
+    Object.freeze(value)
+  }
+  return value
+}
+
+/** A JSON copy of the card: what is validated is exactly what is served, and later edits by the caller change nothing. */
+function snapshotCard(card: unknown): PublicCard {
+  if (!isObject(card)) fail('`card` must be a PublicCard object')
+  let copy: unknown
+  try {
+    copy = JSON.parse(JSON.stringify(card))
+  } catch (error) {
+    fail(`the card is not JSON (${(error as Error).message})`)
+  }
+  const validate = getValidator<PublicCard>('public-card')
+  if (!validate(copy)) {
+    const problems = validate.errors!.slice(0, 3).map(describeSchemaError).join('; ')
+    fail(`the card is not a valid PublicCard (schemas/public-card.schema.json): ${problems}`)
+  }
+  return deepFreeze(copy as PublicCard)
+}
+
+/** spec Pricing + DECISIONS Paid calls: the kit can only verify lamports, so another paid currency cannot be served. */
+function priceOf(card: PublicCard, skillId: string, pricing: ReturnType<typeof skillPricing>, payments: PaymentGate | undefined): bigint | null {
+  if (!isPaid(pricing)) return null
+  if (String(pricing.currency).toLowerCase() !== 'lamports') {
+    fail(`skill "${skillId}" is priced in ${JSON.stringify(pricing.currency)}, but the kit can only charge in lamports (set currency "lamports" or make it free)`)
+  }
+  if (!Number.isSafeInteger(pricing.amount)) fail(`skill "${skillId}" costs ${pricing.amount} lamports; an amount in lamports must be an integer`)
+  if (!payments) fail(`skill "${skillId}" of "${card.name}" is paid (${pricing.amount} lamports) but no \`payments\` gate was given (createPayments in mesh/agent)`)
+  return BigInt(pricing.amount as number)
+}
+
+/** Applies defaults and checks every rule; throws a TypeError naming the first problem. */
+export function checkOptions(options: CreateAgentOptions): CheckedOptions {
+  if (!isObject(options)) fail('options must be an object `{card, skills, ...}`')
+  const card = snapshotCard(options.card)
+  const handlers = options.skills
+  if (!isObject(handlers)) fail('`skills` must be an object mapping each skill id to its handler')
+  const payments = options.payments
+  if (payments !== undefined && (!isObject(payments) || typeof payments.admit !== 'function' || typeof payments.close !== 'function')) {
+    fail('`payments` must be a PaymentGate (admit and close functions)')
+  }
+  for (const name of ['ready', 'clock'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') fail(`\`${name}\` must be a function`)
+  }
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
+  if (!Number.isSafeInteger(bodyLimit) || bodyLimit <= 0) fail('`bodyLimit` must be a positive integer number of bytes')
+  const agentId = options.agentId ?? (kebabCase(card.name) || 'agent')
+  if (typeof agentId !== 'string' || agentId === '') fail('`agentId` must be a non-empty string')
+
+  const compile = createInputCompiler()
+  const skills = new Map<string, CompiledSkill>()
+  for (const skill of card.skills) {
+    if (skills.has(skill.id)) fail(`the card lists skill "${skill.id}" twice; skill ids are paths and must be unique`)
+    if (RESERVED_SKILL_IDS.includes(skill.id)) fail(`skill id "${skill.id}" is reserved: the kit serves ${SKILL_PATH_PREFIX}${skill.id} itself`)
+    const handler = Object.hasOwn(handlers, skill.id) ? handlers[skill.id] : undefined
+    if (handler === undefined) fail(`skill "${skill.id}" is on the card but has no handler in \`skills\``)
+    if (typeof handler !== 'function') fail(`the handler of skill "${skill.id}" is not a function`)
+    const schema = skillInputSchema(skill)
+    skills.set(skill.id, {
+      id: skill.id,
+      resource: SKILL_PATH_PREFIX + skill.id,
+      handler,
+      check: schema ? compile(skill.id, schema) : undefined,
+      lamports: priceOf(card, skill.id, skillPricing(skill, card), payments),
+    })
+  }
+  for (const id of Object.keys(handlers)) {
+    if (!skills.has(id)) fail(`there is a handler for "${id}" but the card has no skill with that id`)
+  }
+  return {
+    card,
+    skills,
+    agentId,
+    payments,
+    nonces: options.nonces ?? createMemoryNonceStore({clock: options.clock}),
+    ready: options.ready,
+    clock: options.clock ?? Date.now,
+    logger: options.logger ?? silentLogger,
+    bodyLimit,
+  }
+}

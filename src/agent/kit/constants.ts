@@ -1,0 +1,44 @@
+/**
+ * The agent kit's names and numbers, named once (spec: registry-and-agent-contract.md,
+ * "Agent side (every agent implements)"; DECISIONS: CORS for agents, Paid calls).
+ */
+import {PAYMENT_HEADERS, PAYMENT_PROOF_HEADER} from '../../protocol/agent-card.js'
+
+/** spec Agent side: the PublicCard. */
+export const PUBLIC_CARD_PATH = '/.well-known/agent.json'
+/** DECISIONS A2A card: the A2A AgentCard derived from the PublicCard. */
+export const A2A_CARD_PATH = '/.well-known/agent-card.json'
+export const HEALTH_PATH = '/health'
+export const BANNER_PATH = '/'
+/** spec: `POST /v1/<skill-id>`; the segment after this prefix is the skill id. */
+export const SKILL_PATH_PREFIX = '/v1/'
+export const WHOAMI_PATH = '/v1/whoami'
+export const TOPUP_PATH = '/v1/topup'
+/** Ids under /v1/ the kit serves itself: no skill may take them. */
+export const RESERVED_SKILL_IDS: readonly string[] = ['whoami', 'topup']
+
+/** What `/` calls the service; `role` is always `agent`. */
+export const BANNER_SERVICE = 'mesh-agent'
+
+/** Request body cap (413 above it); spec is silent, 1 MiB fits any JSON a skill should take. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024
+
+/** spec: the PublicCard is "cacheable"; five minutes keeps a version bump visible within a heartbeat. */
+export const CARD_CACHE_CONTROL = 'public, max-age=300'
+
+/**
+ * spec Agent side CORS + DECISIONS CORS for agents: on every response,
+ * errors and 404s included, so a browser page on another origin can sign
+ * (mesh-sig), pay (x-payment-proof) and read a 402's X-Payment-* headers.
+ */
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+  'Access-Control-Allow-Headers': `content-type, authorization, mesh-sig, ${PAYMENT_PROOF_HEADER.toLowerCase()}`,
+  'Access-Control-Expose-Headers': Object.values(PAYMENT_HEADERS).join(', '),
+}
+/** Preflight answers may be cached by the browser this long (seconds); not in the spec, saves a round trip per call. */
+export const CORS_MAX_AGE_SECONDS = 600
+
+/** The proof header as Node presents it (lower case). */
+export const PROOF_HEADER = PAYMENT_PROOF_HEADER.toLowerCase()
