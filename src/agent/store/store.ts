@@ -1,0 +1,134 @@
+/**
+ * What pay-per-call keeps (spec: Paid call table, prepaid alternative;
+ * AGENT-KIT "Persistence"): allowance counters, nonces, proofs and their
+ * entitlements, payer bindings, credits, seen deposits and the scan cursor.
+ *
+ * Every method is synchronous and each one that reads then writes runs in
+ * one SQLite transaction, so two calls racing in one process (or two
+ * processes on one file) cannot both spend the same allowance slot, credit,
+ * nonce or proof. There is no separate in-memory implementation: an
+ * in-memory SQLite database (openSqlite() without a data dir) is one.
+ */
+
+/** A reserved slot of the free allowance: the keys it counted against and their windows. */
+export interface AllowanceGrant {
+  keys: Array<{key: string; windowStartMs: number}>
+  /** Calls left today after this one (the smallest over the keys). */
+  left: number
+}
+
+export interface NonceRecord {
+  nonce: string
+  /** The skill path the 402 was for. */
+  resource: string
+  lamports: bigint
+  issuedMs: number
+  expiresMs: number
+  /** The transaction signature that paid it, once one did. */
+  usedBy: string | null
+}
+
+/** reserved: a handler runs on it; verified: paid, not served yet (a handler failed); served: spent. */
+export type ProofState = 'reserved' | 'verified' | 'served'
+
+export interface ProofRecord {
+  signature: string
+  nonce: string
+  resource: string
+  bodyHash: string
+  lamports: bigint
+  paidLamports: bigint
+  state: ProofState
+  verifiedMs: number
+  /** For served proofs: the end of the retry window. */
+  expiresMs: number | null
+}
+
+export interface NewProof {
+  signature: string
+  nonce: string
+  resource: string
+  bodyHash: string
+  lamports: bigint
+  paidLamports: bigint
+  nowMs: number
+}
+
+export type ClaimResult =
+  | {claimed: true; proof: ProofRecord}
+  /** Someone verified this signature first (a race): decide from their record. */
+  | {claimed: false; reason: 'proof_exists'; proof: ProofRecord}
+  /** Another signature already paid this nonce. */
+  | {claimed: false; reason: 'nonce_used'}
+  /** The deposit scan credited this transaction as prepaid. */
+  | {claimed: false; reason: 'credited_deposit'}
+
+export interface Binding {
+  payerAddress: string
+  pubkey: string
+  boundMs: number
+}
+
+/** What the deposit scan decided about one wallet transaction. */
+export type DepositOutcome =
+  /** From a bound payer: credited. */
+  | 'credited'
+  /** From nobody bound (or before the binding). */
+  | 'unbound'
+  /** Its memo names an issued nonce, or it is a verified proof: a per-call payment, never credit. */
+  | 'per_call'
+  /** Failed on chain, or moved nothing to the wallet. */
+  | 'ignored'
+
+export interface NewDeposit {
+  signature: string
+  outcome: DepositOutcome
+  nowMs: number
+  payerAddress?: string
+  pubkey?: string
+  lamports?: bigint
+  lamportsPerCredit?: bigint
+}
+
+export interface PaymentStore {
+  /** Counts one call against every key if all are under `limit` in their 24 h window; null when any is used up. */
+  reserveAllowance(keys: string[], limit: number, nowMs: number, windowMs: number): AllowanceGrant | null
+  /** Gives a reserved slot back (a handler failed), if its window is still the current one. */
+  releaseAllowance(grant: AllowanceGrant): void
+
+  issueNonce(record: Omit<NonceRecord, 'usedBy'>): void
+  /** The issued nonces among `nonces` (memo candidates). */
+  findNonces(nonces: string[]): NonceRecord[]
+
+  getProof(signature: string): ProofRecord | null
+  /** Records a freshly verified proof as reserved and marks its nonce used, atomically. */
+  claimProof(proof: NewProof): ClaimResult
+  /** A verified (paid, unserved) proof of this same call becomes reserved again; null otherwise. */
+  reserveVerifiedProof(signature: string, resource: string, bodyHash: string): ProofRecord | null
+  /** The handler succeeded: the proof is spent; retries of the same call are served until `expiresMs`. */
+  serveProof(signature: string, expiresMs: number): void
+  /** The handler failed: the proof stays paid and bound to this call. */
+  releaseProof(signature: string): void
+  /** After a restart no handler is running: reserved proofs go back to verified. Returns how many. */
+  releaseStaleReservations(): number
+
+  /** Binds a payer address to a caller key; refuses (returns the holder) when another key holds it. */
+  bindPayer(payerAddress: string, pubkey: string, nowMs: number): {bound: true; binding: Binding} | {bound: false; holder: string}
+  bindings(): Binding[]
+  bindingsOf(pubkey: string): Binding[]
+
+  balance(pubkey: string): number
+  /** Debits `units` credits if the balance holds them; returns the balance left, or null. */
+  reserveCredits(pubkey: string, units: number): number | null
+  refundCredits(pubkey: string, units: number): void
+
+  depositSeen(signature: string): boolean
+  /** Records a handled wallet transaction and credits it when `outcome` is credited; idempotent on the signature. Returns the credits added. */
+  recordDeposit(deposit: NewDeposit): {recorded: boolean; outcome: DepositOutcome; credits: number}
+
+  getCursor(): string | null
+  setCursor(signature: string): void
+
+  /** Drops allowance windows that started before one window ago, and unused nonces long expired. */
+  purge(limits: {windowsStartedBeforeMs: number; noncesExpiredBeforeMs: number}): void
+}
