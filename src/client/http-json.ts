@@ -44,7 +44,7 @@ export interface JsonCall {
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024
 
 /** The body as text, refusing (with a MeshError) one longer than `max` bytes. */
-async function readCapped(response: Response, max: number): Promise<string> {
+export async function readCapped(response: Response, max: number): Promise<string> {
   if (!response.body) return ''
   const chunks: Uint8Array[] = []
   let total = 0
@@ -58,7 +58,7 @@ async function readCapped(response: Response, max: number): Promise<string> {
 }
 
 /** Why a request got no answer, in words a user can act on. */
-function unreachableReason(error: unknown, timeoutMs: number): string {
+export function unreachableReason(error: unknown, timeoutMs: number): string {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `no answer within ${timeoutMs / 1000} s`
   const reason = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error)
   // fetch refuses a fixed list of ports (1, 22, 25, 6000, ...) before connecting.
