@@ -83,7 +83,12 @@ async function lookUp(agentId: string, registry: string, options: ResolveAgentOp
     }),
   ])
   // The directory answers first: an unknown id is agent_not_found, not "not live".
-  if (record.status === 'rejected') throw record.reason
+  if (record.status === 'rejected') {
+    const error = record.reason
+    // "No agent "x" is registered" says which registry was asked.
+    if (isMeshError(error) && error.code === 'agent_not_found') throw new MeshError('not_found', 'agent_not_found', `${error.message} on ${registry}`, {details: error.details})
+    throw error
+  }
   const endpoint = (record.value as DirectoryRecord).endpoint
   if (card.status === 'rejected') {
     const error = card.reason
