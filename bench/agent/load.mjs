@@ -70,10 +70,12 @@ async function send(headers) {
 
 await send(warmupHeaders)
 statuses.clear()
+// Tells the main thread the measured requests start, so it can read its own CPU time from here on.
+parentPort.postMessage({phase: 'measuring'})
 const started = performance.now()
 const latencies = await send(measuredHeaders)
 const seconds = (performance.now() - started) / 1000
 agent.destroy()
 latencies.sort((a, b) => a - b)
 const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0
-parentPort.postMessage({requests: latencies.length, seconds, p50: at(0.5), p99: at(0.99), statuses: Object.fromEntries(statuses), firstError})
+parentPort.postMessage({phase: 'done', requests: latencies.length, seconds, p50: at(0.5), p99: at(0.99), statuses: Object.fromEntries(statuses), firstError})
