@@ -2,7 +2,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {MeshError} from '../../../src/lib/errors.js'
 import {captureLogger} from '../../support/log-capture.js'
 import {CORS_HEADERS} from '../../../src/agent/kit/constants.js'
-import {echoHandler, echoSkill, post, serveAgent, testCard, type ServedAgent} from './support.js'
+import {echoHandler, echoSkill, post, serveAgent, testCard, type ServedAgent, readJson} from './support.js'
 
 let served: ServedAgent | undefined
 afterEach(async () => {
@@ -26,7 +26,7 @@ describe('the agent kit over HTTP (serve() on port 0)', () => {
     const etag = response.headers.get('etag')!
     expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/)
     expectCors(response)
-    expect(await response.json()).toEqual(agent.card)
+    expect(await readJson(response)).toEqual(agent.card)
 
     const again = await fetch(url + '/.well-known/agent.json', {headers: {'if-none-match': `"other", W/${etag}`}})
     expect(again.status).toBe(304)
@@ -41,7 +41,7 @@ describe('the agent kit over HTTP (serve() on port 0)', () => {
     const response = await fetch(url + '/.well-known/agent-card.json')
     expect(response.status).toBe(200)
     expectCors(response)
-    expect(await response.json()).toEqual(agent.a2aCard)
+    expect(await readJson(response)).toEqual(agent.a2aCard)
     const etag = response.headers.get('etag')!
     expect((await fetch(url + '/.well-known/agent-card.json', {headers: {'if-none-match': etag}})).status).toBe(304)
   })
@@ -59,29 +59,29 @@ describe('the agent kit over HTTP (serve() on port 0)', () => {
     })
     let response = await fetch(url + '/health')
     expect(response.status).toBe(200)
-    expect(await response.json()).toEqual({ok: true, agent_id: 'kit-a1', upstream_ready: true})
+    expect(await readJson(response)).toEqual({ok: true, agent_id: 'kit-a1', upstream_ready: true})
     state = 'down'
     response = await fetch(url + '/health')
     expect(response.status).toBe(503)
-    expect(await response.json()).toEqual({ok: false, agent_id: 'kit-a1', upstream_ready: false})
+    expect(await readJson(response)).toEqual({ok: false, agent_id: 'kit-a1', upstream_ready: false})
     state = 'throws'
     response = await fetch(url + '/health')
     expect(response.status).toBe(503)
     expectCors(response)
-    expect(await response.json()).toEqual({ok: false, agent_id: 'kit-a1', upstream_ready: false})
+    expect(await readJson(response)).toEqual({ok: false, agent_id: 'kit-a1', upstream_ready: false})
     expect(capture.lines.some((line) => line.message === 'readiness hook failed')).toBe(true)
   })
 
   it('answers /health without a hook as {ok: true, agent_id}', async () => {
     const {url} = await start()
-    expect(await (await fetch(url + '/health')).json()).toEqual({ok: true, agent_id: 'kit-test-agent'})
+    expect(await readJson(await fetch(url + '/health'))).toEqual({ok: true, agent_id: 'kit-test-agent'})
   })
 
   it('answers / with the banner', async () => {
     const {url} = await start()
     const response = await fetch(url + '/')
     expect(response.status).toBe(200)
-    expect(await response.json()).toEqual({
+    expect(await readJson(response)).toEqual({
       service: 'mesh-agent',
       role: 'agent',
       name: 'Kit Test Agent',
@@ -114,7 +114,7 @@ describe('the agent kit over HTTP (serve() on port 0)', () => {
       expectCors(response)
       expect(response.headers.get('content-type')).toMatch(/^application\/json/)
     }
-    expect(await responses[0].json()).toMatchObject({error: {code: 'not_found'}})
+    expect(await readJson(responses[0])).toMatchObject({error: {code: 'not_found'}})
     expect(responses[3].headers.get('allow')).toBe('POST, OPTIONS')
   })
 
@@ -133,7 +133,7 @@ describe('the agent kit over HTTP (serve() on port 0)', () => {
     const response = await post(url, '/v1/echo', JSON.stringify({text: 'hello'}))
     expect(response.status).toBe(200)
     expectCors(response)
-    expect(await response.json()).toEqual({text: 'hello'})
+    expect(await readJson(response)).toEqual({text: 'hello'})
     const empty = await fetch(url + '/v1/count', {method: 'POST'})
     expect(empty.status).toBe(200)
     expect(seen).toEqual([{input: {}, skill: 'count', caller: {pubkey: null, ip: '127.0.0.1'}, payment: null, credential: null}])
@@ -143,24 +143,24 @@ describe('the agent kit over HTTP (serve() on port 0)', () => {
     const {url} = await start()
     const unknown = await post(url, '/v1/translate', '{}')
     expect(unknown.status).toBe(404)
-    expect((await unknown.json()).error.code).toBe('unknown_skill')
+    expect((await readJson(unknown)).error.code).toBe('unknown_skill')
     const notJson = await post(url, '/v1/echo', '{"text": ')
     expect(notJson.status).toBe(400)
-    expect((await notJson.json()).error.code).toBe('invalid_json')
+    expect((await readJson(notJson)).error.code).toBe('invalid_json')
     const missing = await post(url, '/v1/echo', '{}')
     expect(missing.status).toBe(400)
-    expect((await missing.json()).error).toMatchObject({code: 'invalid_input', field: 'text'})
+    expect((await readJson(missing)).error).toMatchObject({code: 'invalid_input', field: 'text'})
     const tooLong = await post(url, '/v1/echo', JSON.stringify({text: 'x'.repeat(201)}))
-    expect((await tooLong.json()).error).toMatchObject({code: 'invalid_input', field: 'text'})
+    expect((await readJson(tooLong)).error).toMatchObject({code: 'invalid_input', field: 'text'})
   })
 
   it('names nested fields in a JSON path', async () => {
     const nested = {...echoSkill, inputSchema: {type: 'object', properties: {items: {type: 'array', items: {type: 'object', required: ['id'], properties: {id: {type: 'integer'}}}}}}}
     const {url} = await start({card: testCard({skills: [nested]})})
     const wrongType = await post(url, '/v1/echo', JSON.stringify({items: [{id: 1}, {id: 'two'}]}))
-    expect((await wrongType.json()).error).toMatchObject({code: 'invalid_input', field: 'items[1].id'})
+    expect((await readJson(wrongType)).error).toMatchObject({code: 'invalid_input', field: 'items[1].id'})
     const missing = await post(url, '/v1/echo', JSON.stringify({items: [{}]}))
-    expect((await missing.json()).error).toMatchObject({code: 'invalid_input', field: 'items[0].id'})
+    expect((await readJson(missing)).error).toMatchObject({code: 'invalid_input', field: 'items[0].id'})
   })
 
   it('caps the body at bodyLimit with 413', async () => {
@@ -168,7 +168,7 @@ describe('the agent kit over HTTP (serve() on port 0)', () => {
     const response = await post(url, '/v1/echo', JSON.stringify({text: 'x'.repeat(2000)}))
     expect(response.status).toBe(413)
     expectCors(response)
-    expect((await response.json()).error.code).toBe('body_too_large')
+    expect((await readJson(response)).error.code).toBe('body_too_large')
   })
 
   it('answers a handler\'s MeshError with its status, and anything else with 500 skill_failed, logged', async () => {
@@ -187,17 +187,17 @@ describe('the agent kit over HTTP (serve() on port 0)', () => {
     })
     const mesh = await post(url, '/v1/echo', '{"mode": "mesh"}')
     expect(mesh.status).toBe(409)
-    expect(await mesh.json()).toEqual({error: {code: 'busy_now', message: 'The model is busy', field: 'mode'}})
+    expect(await readJson(mesh)).toEqual({error: {code: 'busy_now', message: 'The model is busy', field: 'mode'}})
     const crash = await post(url, '/v1/echo', '{"mode": "crash"}')
     expect(crash.status).toBe(500)
     expectCors(crash)
-    const body = await crash.json()
+    const body = await readJson(crash)
     expect(body.error.code).toBe('skill_failed')
     expect(JSON.stringify(body)).not.toContain('exploded')
     expect(capture.lines.find((line) => line.message === 'skill failed')?.fields.error).toContain('database exploded')
     const notJson = await post(url, '/v1/echo', '{"mode": "bigint"}')
     expect(notJson.status).toBe(500)
-    expect((await notJson.json()).error.code).toBe('skill_failed')
+    expect((await readJson(notJson)).error.code).toBe('skill_failed')
   })
 
   it('hands the Bearer credential to the handler and never logs it', async () => {
@@ -244,7 +244,7 @@ describe('the agent kit over HTTP (serve() on port 0)', () => {
     const pending = post(url, '/v1/echo', '{"text": "wait"}')
     await inside
     await agent.close()
-    expect(await (await pending).json()).toEqual({stopped: true})
+    expect(await readJson(await pending)).toEqual({stopped: true})
     expect(String(aborted)).toContain('stopping')
   })
 })

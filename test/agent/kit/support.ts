@@ -143,3 +143,6 @@ export function challenge(nonce = 'nonce-123456'): GateDecision {
   }
   return {kind: 'challenge', challenge: c}
 }
+
+/** A response's JSON body, typed loosely for assertions. */
+export const readJson = (response: Response): Promise<any> => response.json()
