@@ -1,0 +1,238 @@
+/**
+ * A browser page on another origin calls an agent served by the kit (issue 11,
+ * interop): headless Chromium signs Mesh-Sig with WebCrypto Ed25519, so
+ * every call is preflighted; the agent must answer the preflight (spec Agent
+ * side CORS; DECISIONS CORS for agents) and expose a 402's X-Payment-*
+ * headers to the page's script. What the page saw is asserted, and so is
+ * what went over the agent's wire (the preflights and their answers).
+ */
+import {readFile} from 'node:fs/promises'
+import {createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders, type Server} from 'node:http'
+import type {AddressInfo} from 'node:net'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {createAgent} from '../../../src/agent/kit/index.js'
+import type {SkillContext} from '../../../src/agent/kit/types.js'
+import {serve, type HostedServer} from '../../../src/http/host.js'
+import {base58Encode} from '../../../src/identity/base58.js'
+import {silentLogger} from '../../../src/lib/log.js'
+import type {PublicCard} from '../../../src/protocol/agent-card.js'
+import {launchBrowser, type TestBrowser} from '../../support/browser.js'
+import {createFakePaymentGate, type FakePaymentGate} from './fake-payment-gate.js'
+
+const PAGE = new URL('./fixtures/cross-origin-page.html', import.meta.url)
+const PAY_TO = base58Encode(Buffer.alloc(32, 7))
+const ACCEPTED_PROOF = 'browser-paid-signature'
+const PRICE_LAMPORTS = 5000
+
+const card: PublicCard = {
+  name: 'Browser Interop',
+  url: 'http://127.0.0.1',
+  version: '1.0.0',
+  description: 'Echoes text for free and renders a picture for a fee; called from a browser page in tests.',
+  defaultInputModes: ['application/json'],
+  defaultOutputModes: ['application/json'],
+  protocols: ['http', 'x402'],
+  pricing: {unit: 'request', amount: 0, currency: 'free'},
+  availability: {now: true},
+  skills: [
+    {
+      id: 'echo',
+      name: 'Echo',
+      description: 'Use to check the agent answers. Input: text (1–200 characters). Output: {text, caller}. Instant. Free.',
+      examples: ['Echo "hello".', '{"text": "hello"}'],
+      inputSchema: {type: 'object', required: ['text'], properties: {text: {type: 'string', minLength: 1, maxLength: 200}}},
+      returns: ['text'],
+    },
+    {
+      id: 'render',
+      name: 'Render',
+      description: 'Use to draw a picture from a prompt. Input: prompt (1–500 characters). Output: {image_url, paid_via}. About a second. 5000 lamports a call.',
+      examples: ['Draw a lighthouse at dusk.', '{"prompt": "a lighthouse at dusk"}'],
+      inputSchema: {type: 'object', required: ['prompt'], properties: {prompt: {type: 'string', minLength: 1, maxLength: 500}}},
+      returns: ['image_url'],
+      pricing: {unit: 'request', amount: PRICE_LAMPORTS, currency: 'lamports', network: 'solana-devnet'},
+    },
+  ],
+}
+
+/** One request the agent's HTTP server took and what it answered. */
+interface WireExchange {
+  method: string
+  url: string
+  request: IncomingHttpHeaders
+  status: number
+  response: OutgoingHttpHeaders
+}
+
+interface PageCall {
+  name: string
+  method: string
+  path: string
+  status?: number
+  type?: string
+  payment?: Record<string, string | null>
+  body?: any
+  error?: string
+}
+
+interface PageResults {
+  pubkey: string
+  origin: string
+  calls: PageCall[]
+  error?: string
+}
+
+let gate: FakePaymentGate
+let agent: HostedServer
+let pageServer: Server
+let pageOrigin: string
+let browser: TestBrowser
+const wire: WireExchange[] = []
+let results: PageResults
+let screenshot: string
+
+beforeAll(async () => {
+  gate = createFakePaymentGate({network: 'solana-devnet', payTo: PAY_TO, label: card.name, acceptedProof: ACCEPTED_PROOF})
+  const service = createAgent({
+    card,
+    payments: gate,
+    logger: silentLogger,
+    skills: {
+      echo: (input: {text: string}, ctx: SkillContext) => ({text: input.text, caller: ctx.caller.pubkey}),
+      render: (input: {prompt: string}, ctx: SkillContext) => ({image_url: `https://img.example/${encodeURIComponent(input.prompt)}.png`, paid_via: ctx.payment?.via ?? null}),
+    },
+  })
+  agent = await serve({services: [service], logger: silentLogger, port: 0})
+  // Taps the agent's server before Koa sees the request: what really crossed the wire, preflights included.
+  agent.server.prependListener('request', (request, response) => {
+    response.on('finish', () => {
+      wire.push({method: request.method ?? '', url: request.url ?? '', request: request.headers, status: response.statusCode, response: response.getHeaders()})
+    })
+  })
+
+  // The page's origin: the same host on another port is another origin.
+  const html = await readFile(PAGE)
+  pageServer = createServer((request, response) => {
+    if (request.url?.startsWith('/page')) {
+      response.writeHead(200, {'content-type': 'text/html; charset=utf-8'}).end(html)
+    } else {
+      response.writeHead(404).end()
+    }
+  })
+  await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve))
+  pageOrigin = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}`
+  expect(pageOrigin).not.toBe(new URL(agent.url).origin)
+
+  browser = await launchBrowser()
+  const page = await browser.newPage()
+  await page.goto(`${pageOrigin}/page?agent=${encodeURIComponent(agent.url)}`)
+  await page.waitForFunction('window.meshResults !== undefined', undefined, {timeout: 20_000})
+  results = (await page.evaluate('window.meshResults')) as PageResults
+  screenshot = await browser.screenshot(page, 'agent-browser-cors')
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await agent?.stop()
+  await new Promise((resolve) => pageServer?.close(resolve))
+})
+
+const callNamed = (name: string) => {
+  const call = results.calls.find((c) => c.name === name)
+  if (!call) throw new Error(`the page made no "${name}" call: ${JSON.stringify(results)}; console: ${browser.console.join(' | ')}`)
+  return call
+}
+const split = (value: unknown) => String(value ?? '').split(',').map((part) => part.trim().toLowerCase()).filter(Boolean)
+const preflightsTo = (path: string) => wire.filter((exchange) => exchange.method === 'OPTIONS' && exchange.url === path)
+const noPaymentHeaders = {'X-Payment-Network': null, 'X-Payment-Address': null, 'X-Payment-Amount': null, 'X-Payment-Nonce': null}
+
+describe('a page on another origin calls the agent from headless Chromium', () => {
+  it('ran every call without a network or script error', () => {
+    expect(results.error, browser.console.join('\n')).toBeUndefined()
+    expect(results.calls.map((c) => [c.name, c.error])).toEqual([['free', undefined], ['invalid', undefined], ['challenge', undefined], ['paid', undefined], ['whoami', undefined]])
+    expect(results.calls.every((c) => c.type === 'cors')).toBe(true)
+    // Chromium logs each non-2xx answer ("Failed to load resource"); a CORS refusal or a script error is what must not appear.
+    expect(browser.console.filter((line) => /CORS|Access-Control|^pageerror/i.test(line))).toEqual([])
+    expect(screenshot).toMatch(/agent-browser-cors\.png$/)
+  })
+
+  it('calls a free skill signed in the page: the agent verified the browser\'s key', () => {
+    const free = callNamed('free')
+    expect(free.status).toBe(200)
+    expect(free.body).toEqual({text: 'hello from a browser', caller: results.pubkey})
+    expect(free.payment).toEqual(noPaymentHeaders)
+  })
+
+  it('reads an error body across origins (errors carry CORS too)', () => {
+    const invalid = callNamed('invalid')
+    expect(invalid.status).toBe(400)
+    expect(invalid.body.error).toMatchObject({code: 'invalid_input'})
+  })
+
+  it('reads the 402 challenge: the four X-Payment-* headers are exposed to the script, and the body', () => {
+    const challenge = callNamed('challenge')
+    expect(challenge.status).toBe(402)
+    expect(gate.nonces).toHaveLength(1)
+    expect(challenge.payment).toEqual({
+      'X-Payment-Network': 'solana-devnet',
+      'X-Payment-Address': PAY_TO,
+      'X-Payment-Amount': String(PRICE_LAMPORTS),
+      'X-Payment-Nonce': gate.nonces[0],
+    })
+    expect(challenge.body).toMatchObject({
+      x402Version: 1,
+      accepts: [{scheme: 'exact', network: 'solana-devnet', resource: '/v1/render', payTo: PAY_TO, asset: 'SOL', lamports: '5000', nonce: gate.nonces[0]}],
+    })
+    // The gate was asked for the browser's verified key, not an anonymous caller.
+    expect(gate.calls[0]).toMatchObject({skillId: 'render', resource: '/v1/render', lamports: 5000n, proof: null, caller: {pubkey: results.pubkey}})
+  })
+
+  it('retries with X-Payment-Proof from the page and is served', () => {
+    const paid = callNamed('paid')
+    expect(paid.status).toBe(200)
+    expect(paid.body).toEqual({image_url: 'https://img.example/a%20lighthouse%20at%20dusk.png', paid_via: 'proof'})
+    expect(gate.calls[1]).toMatchObject({proof: ACCEPTED_PROOF, caller: {pubkey: results.pubkey}})
+  })
+
+  it('asks whoami, the reference verifier, with a signed GET', () => {
+    const whoami = callNamed('whoami')
+    expect(whoami.status).toBe(200)
+    expect(whoami.body).toMatchObject({pubkey: results.pubkey, verified: true})
+  })
+
+  it('answered each preflight 204 with the allow headers the page needed', () => {
+    for (const path of ['/v1/echo', '/v1/render', '/v1/whoami']) {
+      const preflights = preflightsTo(path)
+      // Chromium caches a preflight (Access-Control-Max-Age), so a path is preflighted at least once, not once per call.
+      expect(preflights.length, `preflights to ${path}`).toBeGreaterThanOrEqual(1)
+      const [first] = preflights
+      expect(first.request.origin).toBe(pageOrigin)
+      expect(first.request['access-control-request-method']).toBe(path === '/v1/whoami' ? 'GET' : 'POST')
+      expect(split(first.request['access-control-request-headers'])).toEqual(expect.arrayContaining(['mesh-sig']))
+      expect(first.status).toBe(204)
+      expect(first.response['access-control-allow-origin']).toBe('*')
+      expect(split(first.response['access-control-allow-methods'])).toEqual(expect.arrayContaining(['get', 'post', 'options']))
+      expect(split(first.response['access-control-allow-headers'])).toEqual(expect.arrayContaining(['content-type', 'authorization', 'mesh-sig', 'x-payment-proof']))
+    }
+    // The POSTs' own preflights asked for content-type: application/json is not a CORS-safelisted type.
+    expect(split(preflightsTo('/v1/echo')[0].request['access-control-request-headers'])).toEqual(expect.arrayContaining(['content-type', 'mesh-sig']))
+  })
+
+  it('answered every real call from the page with CORS headers, the 402 included', () => {
+    const calls = wire.filter((exchange) => exchange.method !== 'OPTIONS')
+    expect(calls.map((exchange) => [exchange.method, exchange.url, exchange.status])).toEqual([
+      ['POST', '/v1/echo', 200],
+      ['POST', '/v1/echo', 400],
+      ['POST', '/v1/render', 402],
+      ['POST', '/v1/render', 200],
+      ['GET', '/v1/whoami', 200],
+    ])
+    for (const exchange of calls) {
+      expect(exchange.request.origin).toBe(pageOrigin)
+      expect(exchange.response['access-control-allow-origin']).toBe('*')
+      expect(split(exchange.response['access-control-expose-headers'])).toEqual(
+        expect.arrayContaining(['x-payment-network', 'x-payment-address', 'x-payment-amount', 'x-payment-nonce']),
+      )
+    }
+  })
+})

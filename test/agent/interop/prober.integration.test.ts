@@ -1,0 +1,142 @@
+/**
+ * The registry's own prober (src/registry/probe, the code `mesh serve
+ * registry` runs) against an agent served by the kit (issue 11, interop):
+ * the kit's card passes the registry's PublicCard check, every skill answers
+ * the operational probe `POST {}`, and each free skill's answer to its own
+ * JSON examples holds every declared `returns` path (spec Discovery
+ * qualities: operational, card_match).
+ */
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {createAgent} from '../../../src/agent/kit/index.js'
+import type {SkillContext} from '../../../src/agent/kit/types.js'
+import {serve, type HostedServer} from '../../../src/http/host.js'
+import {safeFetch} from '../../../src/http/safe-fetch.js'
+import {base58Encode} from '../../../src/identity/base58.js'
+import {silentLogger} from '../../../src/lib/log.js'
+import type {PublicCard} from '../../../src/protocol/agent-card.js'
+import {probeAgent, type AgentProbe, type ProbeFetch} from '../../../src/registry/probe/probe-agent.js'
+import {createFakePaymentGate, type FakePaymentGate} from './fake-payment-gate.js'
+
+const NOW = Date.parse('2026-06-20T12:00:00Z')
+// The agent listens on loopback; the registry's policy refuses private addresses unless told otherwise.
+const fetchPrivate: ProbeFetch = (url, init) => safeFetch(url, {...init, allowPrivate: true, timeoutMs: 2_000})
+
+const card: PublicCard = {
+  name: 'Prober Interop',
+  url: 'http://127.0.0.1',
+  version: '2.1.0',
+  description: 'Translates, counts words and forecasts weather; probed by the registry in tests.',
+  defaultInputModes: ['application/json'],
+  defaultOutputModes: ['application/json'],
+  protocols: ['http'],
+  pricing: {unit: 'request', amount: 0, currency: 'free'},
+  availability: {now: true},
+  skills: [
+    {
+      id: 'translate',
+      name: 'Translate',
+      description: 'Use to translate short text. Input: text (1–500 characters), to (ISO 639-1). Output: {result: {text, lang}, meta: {chars}}. Under 1 s. Free.',
+      examples: ['Translate "hello" to French.', '{"text": "hello", "to": "fr"}', '{"text": "thank you", "to": "de"}'],
+      inputSchema: {
+        type: 'object',
+        required: ['text', 'to'],
+        properties: {text: {type: 'string', minLength: 1, maxLength: 500}, to: {type: 'string', pattern: '^[a-z]{2}$'}},
+      },
+      returns: ['result.text', 'result.lang', 'meta.chars'],
+    },
+    {
+      id: 'word-count',
+      name: 'Word count',
+      description: 'Use to count the words of a text. Input: text (up to 10,000 characters). Output: {words, lines[]}. Instant. Free.',
+      examples: ['How many words are in "to be or not to be"?', '{"text": "to be or not to be"}'],
+      // The other spelling of the schema key (spec Skill: inputSchema or input_schema).
+      input_schema: {type: 'object', required: ['text'], properties: {text: {type: 'string', maxLength: 10_000}}},
+      returns: ['words', 'lines[0].words'],
+    },
+    {
+      id: 'forecast',
+      name: 'Forecast',
+      description: 'Use for tomorrow\'s weather in a city. Input: city. Output: {city, high_c, low_c}. About 2 s. 2000 lamports a call; 5 free calls a day.',
+      examples: ['Weather in Lisbon tomorrow?', '{"city": "Lisbon"}'],
+      inputSchema: {type: 'object', required: ['city'], properties: {city: {type: 'string', minLength: 1}}},
+      returns: ['high_c', 'low_c'],
+      pricing: {unit: 'request', amount: 2000, currency: 'lamports', network: 'solana-devnet'},
+    },
+  ],
+}
+
+const translations: Record<string, Record<string, string>> = {fr: {hello: 'bonjour'}, de: {'thank you': 'danke'}}
+
+let gate: FakePaymentGate
+let host: HostedServer
+const calls: Array<{skill: string; input: unknown}> = []
+let probe: AgentProbe
+
+beforeAll(async () => {
+  gate = createFakePaymentGate({network: 'solana-devnet', payTo: base58Encode(Buffer.alloc(32, 9)), label: card.name, acceptedProof: 'never-sent'})
+  const record = (skill: string, input: unknown) => calls.push({skill, input})
+  const service = createAgent({
+    card,
+    payments: gate,
+    logger: silentLogger,
+    skills: {
+      translate: (input: {text: string; to: string}) => {
+        record('translate', input)
+        return {result: {text: translations[input.to]?.[input.text] ?? input.text, lang: input.to}, meta: {chars: input.text.length}}
+      },
+      'word-count': (input: {text: string}) => {
+        record('word-count', input)
+        const lines = input.text.split('\n').map((line) => ({words: line.split(/\s+/).filter(Boolean).length}))
+        return {words: lines.reduce((sum, line) => sum + line.words, 0), lines}
+      },
+      forecast: (input: {city: string}, ctx: SkillContext) => {
+        record('forecast', input)
+        return {city: input.city, high_c: 24, low_c: 15, paid_via: ctx.payment?.via}
+      },
+    },
+  })
+  host = await serve({services: [service], logger: silentLogger, port: 0})
+  probe = await probeAgent({agentId: 'prober-interop', endpoint: host.url, discoveryCard: {name: card.name, availability: {now: true}}}, {fetch: fetchPrivate, now: () => NOW})
+})
+
+afterAll(async () => {
+  await host?.stop()
+})
+
+describe('the registry prober against an agent served by the kit', () => {
+  it('records operational: true and card_match n/n', () => {
+    expect(probe.error).toBeNull()
+    expect(probe.card_error).toBeNull()
+    expect(probe.operational).toBe(true)
+    // translate 3 paths + word-count 2 paths; the paid forecast is never content-probed.
+    expect(probe.card_match).toBe('5/5')
+  })
+
+  it('accepts the card the kit serves as a valid PublicCard, unchanged', () => {
+    expect(probe.card).toEqual(card)
+    expect(probe.card_fetched_at).toBe('2026-06-20T12:00:00.000Z')
+  })
+
+  it('reads /health as live from the kit\'s answer', () => {
+    expect(probe.health).toEqual({status: 200, ok: true, live: true, source: 'health'})
+    expect(probe.live_check).toMatchObject({ok: true, source: 'health'})
+  })
+
+  it('finds every skill answering POST {}: the kit validates the body before any payment step', () => {
+    expect(probe.skills).toEqual([
+      {id: 'translate', url: `${host.url}/v1/translate`, answering: true, status: 400, card_match: '3/3'},
+      {id: 'word-count', url: `${host.url}/v1/word-count`, answering: true, status: 400, card_match: '2/2'},
+      {id: 'forecast', url: `${host.url}/v1/forecast`, answering: true, status: 400, card_match: null, card_match_skipped: 'paid'},
+    ])
+    // `{}` misses `city`: a 400 before the gate, so the prober never even meets a 402.
+    expect(gate.calls).toEqual([])
+  })
+
+  it('sent only the skills\' own JSON examples, and stopped at the first full match', () => {
+    // Skills are probed side by side, so only the set is fixed, not the order.
+    expect([...calls].sort((a, b) => a.skill.localeCompare(b.skill))).toEqual([
+      {skill: 'translate', input: {text: 'hello', to: 'fr'}},
+      {skill: 'word-count', input: {text: 'to be or not to be'}},
+    ])
+  })
+})
