@@ -9,8 +9,8 @@ const oneLine = (message: string) =>
     .filter((line) => line && !line.startsWith('See more help with'))
     .join(' ')
 
-/** Exit codes every mesh command shares (documented in docs/cli.md). */
-export const EXIT = {ok: 0, failure: 1, usage: 2} as const
+/** Exit codes every mesh command shares (documented in docs/cli.md); `payment`: an agent answered 402 (`mesh call`). */
+export const EXIT = {ok: 0, failure: 1, usage: 2, payment: 3} as const
 
 /**
  * Base of every mesh command: `--json` on every command (oclif's json flag:
