@@ -225,6 +225,39 @@ describe('the agent kit over HTTP (serve() on port 0)', () => {
     expect(JSON.stringify(capture.lines)).not.toContain(secret)
   })
 
+  it('answers HEAD like GET on the card, without a body', async () => {
+    const {url} = await start()
+    const response = await fetch(url + '/.well-known/agent.json', {method: 'HEAD'})
+    expect(response.status).toBe(200)
+    expect(response.headers.get('etag')).toMatch(/^"/)
+    expect(await response.text()).toBe('')
+  })
+
+  it('aborts ctx.signal when the caller goes away', async () => {
+    let entered!: () => void
+    const inside = new Promise<void>((resolve) => (entered = resolve))
+    let gone!: (reason: unknown) => void
+    const abortedWith = new Promise((resolve) => (gone = resolve))
+    const {url} = await start({
+      skills: {
+        echo: (_input, ctx) =>
+          new Promise((resolve) => {
+            ctx.signal.addEventListener('abort', () => {
+              gone(ctx.signal.reason)
+              resolve({late: true})
+            })
+            entered()
+          }),
+      },
+    })
+    const caller = new AbortController()
+    const pending = fetch(url + '/v1/echo', {method: 'POST', body: '{"text": "wait"}', signal: caller.signal}).catch((error: unknown) => error)
+    await inside
+    caller.abort()
+    await pending
+    expect(String(await abortedWith)).toContain('went away')
+  })
+
   it('aborts ctx.signal when the agent stops', async () => {
     let aborted: unknown
     let entered!: () => void
