@@ -81,6 +81,8 @@ export interface SolanaRpcServer {
   confirm(signature: string): void
   /** From now on every call fails this way; null answers normally again. */
   fail(mode: FailureMode | null): void
+  /** The memo a stored transaction carries, or null. */
+  memoOf(signature: string): string | null
   /** Calls of `method` so far. */
   callsOf(method: string): RpcCall[]
   close(): Promise<void>
@@ -269,6 +271,7 @@ export async function startSolanaRpc(options: SolanaRpcOptions = {}): Promise<So
     fail(mode) {
       failure = mode
     },
+    memoOf: (signature) => transactions.get(signature)?.memo ?? null,
     callsOf: (method) => calls.filter((call) => call.method === method),
     close() {
       server.closeAllConnections()

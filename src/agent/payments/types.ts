@@ -48,6 +48,12 @@ export interface PaymentHold {
 export interface PaymentChallenge {
   headers: Record<string, string>
   body: PaymentChallengeBody
+  /**
+   * Why the 402, for logs and tests (not on the wire): `payment_required`
+   * for an unpaid call, else the proof check that failed (see
+   * src/agent/payments/hints.ts, PaymentRefusal).
+   */
+  reason?: string
 }
 
 export type GateDecision = {kind: 'admitted'; hold: PaymentHold} | {kind: 'challenge'; challenge: PaymentChallenge}
