@@ -184,6 +184,8 @@ A paid skill answers 402 with a payment challenge: it is shown (price in lamport
     const retry = typeof error.details.retry_after === 'number' ? `; retry in ${error.details.retry_after} s` : ''
     const field = error.field ? ` (field ${error.field})` : ''
     const message = prefix ? `${prefix} ${status}: ${error.message}${field}${retry}` : `${error.message}${field}${retry}`
-    return new MeshError(error.kind === 'invalid' ? 'forbidden' : error.kind, error.code, message, {field: error.field, details: error.details})
+    // The base command maps kind `invalid` + code `usage_*` to exit 2; a server's code never should.
+    const kind = error.kind === 'invalid' && error.code.startsWith('usage') ? 'forbidden' : error.kind
+    return new MeshError(kind, error.code, message, {field: error.field, details: error.details})
   }
 }

@@ -13,7 +13,7 @@ let card: Record<string, unknown>
 beforeAll(async () => {
   registry = await serveRegistry()
   agent = await startSkillAgent({basePath: '/a1'})
-  card = await (await fetch(`${agent.url}/.well-known/agent.json`)).json()
+  card = (await (await fetch(`${agent.url}/.well-known/agent.json`)).json()) as Record<string, unknown>
   await registry.live('echoer', card)
   await registry.live('sleeper', null, 'https://sleeper.example')
   await registry.live('moved', {...card, url: 'not a url'}, 'https://moved.example/base/')

@@ -29,7 +29,7 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'mesh-call-'))
   agent = await startSkillAgent()
   registry = await serveRegistry()
-  await registry.live('echoer', await (await fetch(`${agent.url}/.well-known/agent.json`)).json())
+  await registry.live('echoer', (await (await fetch(`${agent.url}/.well-known/agent.json`)).json()) as Record<string, unknown>)
   creds = join(root, 'creds')
   empty = join(root, 'empty')
   await createFileSecretStore(creds).set(identityKeyName('alpha'), keys.privateKeyPem)
