@@ -4,6 +4,7 @@
  * verifier), a 402 shown readably with exit 3, the --proof retry, --json
  * shapes, bad --data, the agent's errors.
  */
+import {execFile} from 'node:child_process'
 import {mkdtemp, rm, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -11,7 +12,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {identityKeyName, saveProfile} from '../../../src/agent/credentials.js'
 import {generateIdentityKeyPair} from '../../../src/identity/keys.js'
 import {createFileSecretStore} from '../../../src/identity/secrets.js'
-import {runCli, json} from '../../support/cli.js'
+import {cliCommandLine, cliEnv, json, runCli} from '../../support/cli.js'
 import {serveRegistry, type ServedRegistry} from '../../client/agent/served-registry.js'
 import {startSkillAgent, txSignature, type SkillAgent} from '../../client/agent/skill-agent.js'
 
@@ -159,5 +160,14 @@ describe('mesh call', () => {
     expect(noKey.code).toBe(2)
     expect(noKey.errorText).toContain('No identity key for beta')
     expect((await mesh(['call', 'not an id', 'echo', '--no-sign'])).code).toBe(2)
+  })
+
+  it('on a terminal prints the result indented', async () => {
+    // script(1) gives the command a pseudo-terminal; CI=false so mesh treats it as one a person reads.
+    const line = cliCommandLine(['call', agent.url, 'echo', '--data', '{"text":"hi"}', '--no-sign'])
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile('script', ['-qec', line, '/dev/null'], {env: cliEnv({...ENV, CI: 'false'})}, (error, stdout) => (error ? reject(error) : resolve(stdout))),
+    )
+    expect(out.replace(/\r\n/g, '\n').trim()).toBe(JSON.stringify({echo: {text: 'hi'}, signer: null, bearer: false}, null, 2))
   })
 })
