@@ -1,8 +1,10 @@
 /**
- * Compiling a skill's own input or output schema, the way the kit compiles
- * it (ajv, draft 2020-12, formats). One Ajv for the process (building one
- * costs ~100 ms); each schema is removed from it once compiled, so two
- * skills may reuse one `$id` and a long-lived process keeps nothing.
+ * Compiling a skill's own input or output schema with the options the kit
+ * compiles input schemas with (src/agent/kit/input-validator.ts: draft
+ * 2020-12, formats, unknown keywords and `$schema` markers tolerated; a test
+ * keeps the two verdicts in step), so lint refuses what createAgent would.
+ * One Ajv for the process; each schema is removed from it once compiled, so
+ * two skills may reuse one `$id` and a long-lived process keeps nothing.
  */
 import type {ValidateFunction} from 'ajv'
 import {Ajv2020} from 'ajv/dist/2020.js'
@@ -14,23 +16,20 @@ const addFormats = (addFormatsModule as unknown as {default: (ajv: Ajv2020) => A
 
 /** The compiled schema, or the compiler's reason. */
 export function compileSkillSchema(schema: Record<string, unknown>): {validate: ValidateFunction} | {error: string} {
-  // A skill schema may name an older draft in `$schema`; the keywords agents use read the same in 2020-12,
-  // and Ajv2020 would otherwise refuse the unknown meta-schema before looking at anything else.
-  const {$schema: _draft, ...body} = schema
   const ajv = instance()
   try {
-    return {validate: ajv.compile(body)}
+    return {validate: ajv.compile(schema)}
   } catch (error) {
     return {error: (error as Error).message}
   } finally {
-    ajv.removeSchema(body)
+    ajv.removeSchema(schema)
   }
 }
 
 let shared: Ajv2020 | undefined
 function instance(): Ajv2020 {
   if (!shared) {
-    shared = new Ajv2020({strict: false, allErrors: false})
+    shared = new Ajv2020({strict: false, allErrors: false, allowUnionTypes: true, validateSchema: false})
     addFormats(shared)
   }
   return shared
