@@ -4,9 +4,8 @@
  * which check failed, so a caller (or a person reading `mesh call`) knows
  * whether to wait, pay again or fix the memo.
  */
-import {lamportsToSol} from '../../protocol/agent-card.js'
+import {lamportsToSol, PAYMENT_PROOF_HEADER} from '../../protocol/agent-card.js'
 import type {PaymentCheckFailure} from '../solana/check-payment.js'
-import {PAYMENT_PROOF_HEADER} from '../../protocol/agent-card.js'
 import {TOPUP_ROUTE} from './constants.js'
 
 /** Why a call got a 402: unpaid, or the proof check that failed. */

@@ -245,12 +245,13 @@ describe('the chain node fails', () => {
 
   it('a timeout answers 503 (never served free), and the proof works once the node answers', async () => {
     const signature = await payFor(world)
+    const gate = world.open({rpcTimeoutMs: 300})
     world.node.fail('hang')
-    const error = await caught(world.gate.admit(paidCall({proof: signature})))
+    const error = await caught(gate.admit(paidCall({proof: signature})))
     expect(error).toMatchObject({kind: 'unavailable', code: 'chain_unavailable', details: {retry_after: 5}})
     expect(error.message).toContain('did not answer within 0.3 s')
     world.node.fail(null)
-    expectAdmitted(await world.gate.admit(paidCall({proof: signature})))
+    expectAdmitted(await gate.admit(paidCall({proof: signature})))
   })
 })
 

@@ -55,7 +55,7 @@ const caller = generateIdentityKeyPair()
 const failOnce = new Set<string>()
 
 async function startAgent() {
-  gate = createPayments({wallet, rpcUrl: node.url, dataDir, freePerDay: 1, card, clock, rpcTimeoutMs: 300})
+  gate = createPayments({wallet, rpcUrl: node.url, dataDir, freePerDay: 1, card, clock, rpcTimeoutMs: 1000})
   const agent = createAgent({
     card,
     payments: gate,

@@ -34,7 +34,7 @@ export async function paymentsWorld(over: Partial<CreatePaymentsOptions> = {}): 
   const wallet = randomAddress()
   const dataDir = over.db ? undefined : mkdtempSync(join(tmpdir(), 'mesh-agent-payments-'))
   const gates: Payments[] = []
-  const options = (extra: Partial<CreatePaymentsOptions> = {}): CreatePaymentsOptions => ({wallet, rpcUrl: node.url, freePerDay: 2, clock, dataDir, rpcTimeoutMs: 300, ...over, ...extra})
+  const options = (extra: Partial<CreatePaymentsOptions> = {}): CreatePaymentsOptions => ({wallet, rpcUrl: node.url, freePerDay: 2, clock, dataDir, rpcTimeoutMs: 2000, ...over, ...extra})
   const open = (extra: Partial<CreatePaymentsOptions> = {}) => {
     const gate = createPayments(options(extra))
     gates.push(gate)
