@@ -23,3 +23,20 @@ export {
 // The heartbeat loop and the DiscoveryCard file it sends.
 export {runHeartbeat, type HeartbeatEvent, type HeartbeatOptions} from './heartbeat.js'
 export {loadCardFile} from './card-file.js'
+
+// Calling an agent: sign, read a 402, retry with a proof (the client layer; also in mesh/client).
+export {
+  callAgent,
+  createAgentCardCache,
+  isTransactionSignature,
+  readPaymentChallenge,
+  resolveAgentUrl,
+  type AgentCardCache,
+  type CallAgentAnswer,
+  type CallAgentOptions,
+  type PaymentRequiredAnswer,
+  type ResolveAgentOptions,
+  type ResolvedAgent,
+  type SkillAnswer,
+} from '../client/agent/index.js'
+export type {PaymentChallenge as ReadPaymentChallenge} from '../client/agent/index.js'

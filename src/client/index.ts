@@ -82,3 +82,20 @@ export {
   type PostQuery,
   type PostTtl,
 } from './cluster/boards-client.js'
+
+// Agents: call a skill signed with Mesh-Sig, read a 402 challenge, retry with a proof.
+export {
+  callAgent,
+  createAgentCardCache,
+  isTransactionSignature,
+  readPaymentChallenge,
+  resolveAgentUrl,
+  type AgentCardCache,
+  type CallAgentAnswer,
+  type CallAgentOptions,
+  type PaymentChallenge,
+  type PaymentRequiredAnswer,
+  type ResolveAgentOptions,
+  type ResolvedAgent,
+  type SkillAnswer,
+} from './agent/index.js'
