@@ -20,6 +20,19 @@ export {
   type PublicCard,
 } from '../protocol/agent-card.js'
 
+// Pay-per-call: the gate createAgent asks (402 challenges, proofs on chain, free allowance, prepaid credit).
+export {createPayments, type CreatePaymentsOptions, type DepositScan, type PaymentRefusal, type Payments} from './payments/index.js'
+export {
+  checkPayment,
+  createChainClient,
+  isSolanaAddress,
+  solanaPayUrl,
+  type ChainClient,
+  type ParsedTransaction,
+  type PaymentCheck,
+  type PaymentCheckFailure,
+} from './solana/index.js'
+
 // The heartbeat loop and the DiscoveryCard file it sends.
 export {runHeartbeat, type HeartbeatEvent, type HeartbeatOptions} from './heartbeat.js'
 export {loadCardFile} from './card-file.js'
