@@ -3,8 +3,12 @@
  * interop): headless Chromium signs Mesh-Sig with WebCrypto Ed25519, so
  * every call is preflighted; the agent must answer the preflight (spec Agent
  * side CORS; DECISIONS CORS for agents) and expose a 402's X-Payment-*
- * headers to the page's script. What the page saw is asserted, and so is
- * what went over the agent's wire (the preflights and their answers).
+ * headers to the page's script. The page pays from those headers through a
+ * wallet on its own origin (a transfer with the nonce as memo on a local
+ * Solana JSON-RPC node) and retries with X-Payment-Proof; the agent's gate is
+ * the real one (createPayments, no free allowance). What the page saw is
+ * asserted, and so is what went over the agent's wire (the preflights and
+ * their answers).
  */
 import {readFile} from 'node:fs/promises'
 import {createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders, type Server} from 'node:http'
@@ -12,16 +16,16 @@ import type {AddressInfo} from 'node:net'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {createAgent} from '../../../src/agent/kit/index.js'
 import type {SkillContext} from '../../../src/agent/kit/types.js'
+import {createPayments} from '../../../src/agent/payments/index.js'
 import {serve, type HostedServer} from '../../../src/http/host.js'
-import {base58Encode} from '../../../src/identity/base58.js'
 import {silentLogger} from '../../../src/lib/log.js'
 import type {PublicCard} from '../../../src/protocol/agent-card.js'
 import {launchBrowser, type TestBrowser} from '../../support/browser.js'
-import {createFakePaymentGate, type FakePaymentGate} from './fake-payment-gate.js'
+import {randomAddress, startSolanaRpc, type SolanaRpcServer} from '../../support/solana-rpc.js'
 
 const PAGE = new URL('./fixtures/cross-origin-page.html', import.meta.url)
-const PAY_TO = base58Encode(Buffer.alloc(32, 7))
-const ACCEPTED_PROOF = 'browser-paid-signature'
+const WALLET = randomAddress()
+const PAYER = randomAddress()
 const PRICE_LAMPORTS = 5000
 
 const card: PublicCard = {
@@ -79,20 +83,25 @@ interface PageResults {
   pubkey: string
   origin: string
   calls: PageCall[]
+  /** The transaction signature the page's wallet answered. */
+  proof?: string
   error?: string
 }
 
-let gate: FakePaymentGate
+let chain: SolanaRpcServer
 let agent: HostedServer
 let pageServer: Server
 let pageOrigin: string
 let browser: TestBrowser
 const wire: WireExchange[] = []
+/** What the page asked its wallet to pay. */
+const payments: Array<Record<string, string>> = []
 let results: PageResults
 let screenshot: string
 
 beforeAll(async () => {
-  gate = createFakePaymentGate({network: 'solana-devnet', payTo: PAY_TO, label: card.name, acceptedProof: ACCEPTED_PROOF})
+  chain = await startSolanaRpc()
+  const gate = createPayments({wallet: WALLET, rpcUrl: chain.url, network: 'solana-devnet', freePerDay: 0, card, rpcTimeoutMs: 5_000})
   const service = createAgent({
     card,
     payments: gate,
@@ -110,11 +119,18 @@ beforeAll(async () => {
     })
   })
 
-  // The page's origin: the same host on another port is another origin.
+  // The page's origin (the same host on another port is another origin) and its wallet.
   const html = await readFile(PAGE)
-  pageServer = createServer((request, response) => {
-    if (request.url?.startsWith('/page')) {
+  pageServer = createServer(async (request, response) => {
+    if (request.method === 'GET' && request.url?.startsWith('/page')) {
       response.writeHead(200, {'content-type': 'text/html; charset=utf-8'}).end(html)
+    } else if (request.method === 'POST' && request.url === '/wallet/pay') {
+      const chunks: Buffer[] = []
+      for await (const chunk of request) chunks.push(chunk as Buffer)
+      const order = JSON.parse(Buffer.concat(chunks).toString()) as Record<string, string>
+      payments.push(order)
+      const signature = chain.addTransaction({payer: PAYER, to: order.to, lamports: BigInt(order.lamports), memo: order.memo})
+      response.writeHead(200, {'content-type': 'application/json'}).end(JSON.stringify({signature}))
     } else {
       response.writeHead(404).end()
     }
@@ -135,6 +151,7 @@ afterAll(async () => {
   await browser?.close()
   await agent?.stop()
   await new Promise((resolve) => pageServer?.close(resolve))
+  await chain?.close()
 })
 
 const callNamed = (name: string) => {
@@ -149,7 +166,14 @@ const noPaymentHeaders = {'X-Payment-Network': null, 'X-Payment-Address': null, 
 describe('a page on another origin calls the agent from headless Chromium', () => {
   it('ran every call without a network or script error', () => {
     expect(results.error, browser.console.join('\n')).toBeUndefined()
-    expect(results.calls.map((c) => [c.name, c.error])).toEqual([['free', undefined], ['invalid', undefined], ['challenge', undefined], ['paid', undefined], ['whoami', undefined]])
+    expect(results.calls.map((c) => [c.name, c.error])).toEqual([
+      ['free', undefined],
+      ['invalid', undefined],
+      ['challenge', undefined],
+      ['paid', undefined],
+      ['replayed', undefined],
+      ['whoami', undefined],
+    ])
     expect(results.calls.every((c) => c.type === 'cors')).toBe(true)
     // Chromium logs each non-2xx answer ("Failed to load resource"); a CORS refusal or a script error is what must not appear.
     expect(browser.console.filter((line) => /CORS|Access-Control|^pageerror/i.test(line))).toEqual([])
@@ -172,26 +196,38 @@ describe('a page on another origin calls the agent from headless Chromium', () =
   it('reads the 402 challenge: the four X-Payment-* headers are exposed to the script, and the body', () => {
     const challenge = callNamed('challenge')
     expect(challenge.status).toBe(402)
-    expect(gate.nonces).toHaveLength(1)
+    const nonce = challenge.payment?.['X-Payment-Nonce']
+    expect(nonce).toMatch(/^[0-9a-f]{16,}$/)
     expect(challenge.payment).toEqual({
       'X-Payment-Network': 'solana-devnet',
-      'X-Payment-Address': PAY_TO,
+      'X-Payment-Address': WALLET,
       'X-Payment-Amount': String(PRICE_LAMPORTS),
-      'X-Payment-Nonce': gate.nonces[0],
+      'X-Payment-Nonce': nonce,
     })
     expect(challenge.body).toMatchObject({
       x402Version: 1,
-      accepts: [{scheme: 'exact', network: 'solana-devnet', resource: '/v1/render', payTo: PAY_TO, asset: 'SOL', lamports: '5000', nonce: gate.nonces[0]}],
+      accepts: [{scheme: 'exact', network: 'solana-devnet', resource: '/v1/render', payTo: WALLET, asset: 'SOL', lamports: '5000', nonce}],
     })
-    // The gate was asked for the browser's verified key, not an anonymous caller.
-    expect(gate.calls[0]).toMatchObject({skillId: 'render', resource: '/v1/render', lamports: 5000n, proof: null, caller: {pubkey: results.pubkey}})
+    expect(challenge.body.accepts[0].chainPayUrl).toBe(`solana:${WALLET}?amount=0.000005&memo=${nonce}&label=Browser%20Interop`)
   })
 
-  it('retries with X-Payment-Proof from the page and is served', () => {
+  it('pays from the exposed headers alone and is served when it retries with X-Payment-Proof', () => {
+    const challenge = callNamed('challenge')
+    // Everything the wallet was told came from the headers the script could read.
+    expect(payments).toEqual([{network: 'solana-devnet', to: WALLET, lamports: '5000', memo: challenge.payment?.['X-Payment-Nonce']}])
     const paid = callNamed('paid')
     expect(paid.status).toBe(200)
     expect(paid.body).toEqual({image_url: 'https://img.example/a%20lighthouse%20at%20dusk.png', paid_via: 'proof'})
-    expect(gate.calls[1]).toMatchObject({proof: ACCEPTED_PROOF, caller: {pubkey: results.pubkey}})
+    // The gate checked the proof on the chain node.
+    expect(chain.callsOf('getTransaction').map((call) => call.params[0])).toContain(results.proof)
+  })
+
+  it('cannot spend the same proof on another call: a fresh 402 the page can read', () => {
+    const replayed = callNamed('replayed')
+    expect(replayed.status).toBe(402)
+    expect(replayed.payment?.['X-Payment-Nonce']).toMatch(/^[0-9a-f]{16,}$/)
+    expect(replayed.payment?.['X-Payment-Nonce']).not.toBe(callNamed('challenge').payment?.['X-Payment-Nonce'])
+    expect(replayed.body.accepts[0]).toMatchObject({resource: '/v1/render', lamports: '5000'})
   })
 
   it('asks whoami, the reference verifier, with a signed GET', () => {
@@ -225,6 +261,7 @@ describe('a page on another origin calls the agent from headless Chromium', () =
       ['POST', '/v1/echo', 400],
       ['POST', '/v1/render', 402],
       ['POST', '/v1/render', 200],
+      ['POST', '/v1/render', 402],
       ['GET', '/v1/whoami', 200],
     ])
     for (const exchange of calls) {

@@ -9,13 +9,13 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {createAgent} from '../../../src/agent/kit/index.js'
 import type {SkillContext} from '../../../src/agent/kit/types.js'
+import {createPayments, type Payments} from '../../../src/agent/payments/index.js'
 import {serve, type HostedServer} from '../../../src/http/host.js'
 import {safeFetch} from '../../../src/http/safe-fetch.js'
-import {base58Encode} from '../../../src/identity/base58.js'
 import {silentLogger} from '../../../src/lib/log.js'
 import type {PublicCard} from '../../../src/protocol/agent-card.js'
 import {probeAgent, type AgentProbe, type ProbeFetch} from '../../../src/registry/probe/probe-agent.js'
-import {createFakePaymentGate, type FakePaymentGate} from './fake-payment-gate.js'
+import {randomAddress, startSolanaRpc, type SolanaRpcServer} from '../../support/solana-rpc.js'
 
 const NOW = Date.parse('2026-06-20T12:00:00Z')
 // The agent listens on loopback; the registry's policy refuses private addresses unless told otherwise.
@@ -67,13 +67,15 @@ const card: PublicCard = {
 
 const translations: Record<string, Record<string, string>> = {fr: {hello: 'bonjour'}, de: {'thank you': 'danke'}}
 
-let gate: FakePaymentGate
+let chain: SolanaRpcServer
+let gate: Payments
 let host: HostedServer
 const calls: Array<{skill: string; input: unknown}> = []
 let probe: AgentProbe
 
 beforeAll(async () => {
-  gate = createFakePaymentGate({network: 'solana-devnet', payTo: base58Encode(Buffer.alloc(32, 9)), label: card.name, acceptedProof: 'never-sent'})
+  chain = await startSolanaRpc()
+  gate = createPayments({wallet: randomAddress(), rpcUrl: chain.url, network: 'solana-devnet', freePerDay: 5, card, rpcTimeoutMs: 5_000})
   const record = (skill: string, input: unknown) => calls.push({skill, input})
   const service = createAgent({
     card,
@@ -101,6 +103,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await host?.stop()
+  await chain?.close()
 })
 
 describe('the registry prober against an agent served by the kit', () => {
@@ -122,14 +125,17 @@ describe('the registry prober against an agent served by the kit', () => {
     expect(probe.live_check).toMatchObject({ok: true, source: 'health'})
   })
 
-  it('finds every skill answering POST {}: the kit validates the body before any payment step', () => {
+  it('finds every skill answering POST {}: the kit validates the body before any payment step', async () => {
     expect(probe.skills).toEqual([
       {id: 'translate', url: `${host.url}/v1/translate`, answering: true, status: 400, card_match: '3/3'},
       {id: 'word-count', url: `${host.url}/v1/word-count`, answering: true, status: 400, card_match: '2/2'},
       {id: 'forecast', url: `${host.url}/v1/forecast`, answering: true, status: 400, card_match: null, card_match_skipped: 'paid'},
     ])
-    // `{}` misses `city`: a 400 before the gate, so the prober never even meets a 402.
-    expect(gate.calls).toEqual([])
+    // `{}` misses `city`: a 400 before the gate, so the probe ran no handler, asked the chain nothing and spent no allowance.
+    expect(calls.filter((call) => call.skill === 'forecast')).toEqual([])
+    expect(chain.calls).toEqual([])
+    const next = await gate.admit({skillId: 'forecast', resource: '/v1/forecast', bodyHash: 'h', lamports: 2000n, caller: {pubkey: null, ip: '127.0.0.1'}, proof: null})
+    expect(next).toMatchObject({kind: 'admitted', hold: {receipt: {via: 'allowance', allowanceLeft: 4}}})
   })
 
   it('sent only the skills\' own JSON examples, and stopped at the first full match', () => {
