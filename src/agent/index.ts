@@ -33,6 +33,9 @@ export {
   type PaymentCheckFailure,
 } from './solana/index.js'
 
+// Checking a card against the spec (mesh card lint).
+export {lintCard, CARD_RULES, cardRule, type CardRule, type Finding as CardLintFinding, type LintOptions, type Severity as CardLintSeverity} from './card-lint/index.js'
+
 // The heartbeat loop and the DiscoveryCard file it sends.
 export {runHeartbeat, type HeartbeatEvent, type HeartbeatOptions} from './heartbeat.js'
 export {loadCardFile} from './card-file.js'
