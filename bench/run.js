@@ -28,7 +28,7 @@ const BENCHES = [
   {name: 'registry', script: 'bench/registry/registry.mjs', args: [], quick: ['--agents', '2000', '--cards', '20000', '--queries', '200', '--seconds', '3'], limitMs: 6 * MINUTE},
   {name: 'daemon', script: 'bench/daemon/daemon.mjs', args: [], quick: ['--writes', '50', '--starts', '2'], limitMs: 3 * MINUTE},
   {name: 'asks', script: 'bench/daemon/asks.mjs', args: [], quick: ['--asks', '20', '--sequential', '5'], limitMs: 5 * MINUTE},
-  {name: 'agent', script: 'bench/agent/agent.mjs', args: [], quick: ['--verifications', '5000', '--requests', '3000', '--warmup', '500', '--rounds', '1'], limitMs: 4 * MINUTE},
+  {name: 'agent', script: 'bench/agent/agent.mjs', args: [], quick: ['--verifications', '5000', '--requests', '3000', '--warmup', '500', '--rounds', '1'], limitMs: 5 * MINUTE},
   {name: 'relay', script: 'bench/relay/run.mjs', args: [], quick: ['--rounds', '2', '--messages', '100', '--paced', '40', '--idle', '2000', '--hold', '2'], limitMs: 12 * MINUTE},
 ]
 /** A child that ignores SIGTERM this long after its time limit gets SIGKILL. */

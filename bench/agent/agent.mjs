@@ -1,5 +1,5 @@
 // Agent kit benchmark (run `npm run build` first; reads dist/):
-//   node bench/agent/agent.mjs [--verifications 20000] [--requests 15000] [--warmup 2000] [--rounds 3] [--concurrency 16]
+//   node bench/agent/agent.mjs [--verifications 20000] [--requests 10000] [--warmup 2000] [--rounds 4] [--concurrency 16]
 //     [--only verify|call] [--cpu-prof <file.cpuprofile>]
 // (a) Mesh-Sig verifications per second on one core: verifyMeshSig (parse the
 //     header, import the key, hash the body, Ed25519 verify with node:crypto,
@@ -10,7 +10,8 @@
 //     served by serve()) against a bare Koa handler doing the same work (read
 //     the JSON body, verifyMeshSig, answer JSON), both on 127.0.0.1, driven by
 //     the same node:http keep-alive load generator in a worker thread (every
-//     request signed beforehand with its own nonce), rounds alternated.
+//     request signed beforehand with its own nonce), rounds alternated and
+//     the order within a round swapped each round.
 //     Bar: kit rps / bare Koa rps ≥ 0.75.
 // --cpu-prof runs one more kit round, not counted, under the V8 profiler and
 // writes the server thread's profile (open it in Chrome DevTools or VS Code).
@@ -35,9 +36,9 @@ const option = (name, fallback) => {
   return i > 0 ? process.argv[i + 1] : fallback
 }
 const VERIFICATIONS = Number(option('verifications', 20_000))
-const REQUESTS = Number(option('requests', 15_000))
+const REQUESTS = Number(option('requests', 10_000))
 const WARMUP = Number(option('warmup', 2_000))
-const ROUNDS = Math.max(1, Number(option('rounds', 3)))
+const ROUNDS = Math.max(1, Number(option('rounds', 4)))
 const CONCURRENCY = Number(option('concurrency', 16))
 const ONLY = option('only', 'all')
 const CPU_PROFILE = option('cpu-prof', undefined)
@@ -152,10 +153,11 @@ async function callBench() {
         `${WARMUP} warm-up + ${REQUESTS} measured requests per side and round, ${ROUNDS} rounds, alternated`,
     )
     const runs = {kit: [], bare: []}
-    // Alternate, so neither side gets the warmer machine.
+    // Alternate, and swap which side goes first each round, so neither gets the warmer machine.
     for (let round = 1; round <= ROUNDS; round++) {
-      runs.bare.push(await drive(bare.url, identity.privateKeyPem, `bare-${round}`))
-      runs.kit.push(await drive(kit.url, identity.privateKeyPem, `kit-${round}`))
+      const sides = [['bare', bare], ['kit', kit]]
+      if (round % 2 === 0) sides.reverse()
+      for (const [side, server] of sides) runs[side].push(await drive(server.url, identity.privateKeyPem, `${side}-${round}`))
     }
     if (CPU_PROFILE) {
       // One more kit round under the profiler, not counted: profiling slows the thread it watches.
