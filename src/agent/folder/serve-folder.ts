@@ -1,0 +1,128 @@
+/**
+ * Serves a loaded agent folder on a port: createAgent with the folder's
+ * card and handlers, createPayments when a skill is paid, one HTTP server
+ * (src/http/host.ts serve, the registry's host). The card is served with
+ * `url` = the public URL (DECISIONS: Public address), so callers and the
+ * registry's prober reach the skills where they really are.
+ */
+import {createServer} from 'node:net'
+import {serve, type HostedServer} from '../../http/host.js'
+import {MeshError} from '../../lib/errors.js'
+import type {Logger} from '../../lib/log.js'
+import {isPaid, skillPricing, type PublicCard} from '../../protocol/agent-card.js'
+import {createAgent, type Agent} from '../kit/create-agent.js'
+import {createPayments} from '../payments/gate.js'
+import type {PaymentGate} from '../payments/types.js'
+import type {AgentFolder} from './load.js'
+
+/** Pay-per-call settings (`--wallet`, `--network`, `--rpc-url`, `--free-per-day`). */
+export interface FolderPayments {
+  /** The agent wallet's public address; its private key is never asked for. */
+  wallet: string
+  network: string
+  rpcUrl: string
+  /** Free calls per caller per day; default the gate's (10). */
+  freePerDay?: number
+}
+
+export interface ServeFolderOptions {
+  folder: AgentFolder
+  /** 0 picks a free port. */
+  port: number
+  host: string
+  /** Without trailing slash; default the listening address. */
+  publicUrl?: string
+  /** The agent's own data (the pay-per-call SQLite, `<dataDir>/mesh.db`); opened only when a skill is paid. */
+  dataDir: string
+  /** Required when a skill is paid; ignored otherwise. */
+  payments?: FolderPayments
+  /** The id `/health` reports; default the card's name in kebab-case. */
+  agentId?: string
+  proxy?: boolean
+  logger: Logger
+}
+
+export interface ServedFolder {
+  agent: Agent
+  /** The listening address, e.g. http://127.0.0.1:8090. */
+  url: string
+  port: number
+  /** What the card's `url` says (the public URL). */
+  publicUrl: string
+  /** The PublicCard as served. */
+  card: PublicCard
+  /** The card's `url` in agent.json when it was not the public URL (it is served as the public URL). */
+  replacedUrl: string | null
+  /** Ids of the paid skills (empty for a free agent). */
+  paidSkills: string[]
+  /** Closes the server, then the agent (running handlers aborted) and its payment store. */
+  stop(): Promise<void>
+}
+
+/** Ids of the skills a call must pay for (DECISIONS: Paid calls). */
+export function paidSkillIds(card: PublicCard): string[] {
+  return card.skills.filter((skill) => isPaid(skillPricing(skill, card))).map((skill) => skill.id)
+}
+
+/** Asks the OS for a free port, so `--port 0` knows its public URL before the card is built. */
+async function freePort(host: string): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer()
+    probe.once('error', fail)
+    probe.listen(0, host, () => {
+      const {port} = probe.address() as {port: number}
+      probe.close(() => done(port))
+    })
+  })
+}
+
+/** createAgent's and createPayments' TypeErrors are about the folder or the flags: one MeshError naming the file. */
+function asFolderError(error: unknown, source: string): unknown {
+  if (!(error instanceof TypeError)) return error
+  const sentence = error.message.replace(/^(createAgent|createPayments): /, '')
+  return new MeshError('invalid', 'agent_invalid', `${source}: ${sentence}`)
+}
+
+/** Builds and starts the agent; throws before listening on anything wrong with the folder or the payment settings. */
+export async function serveFolder(options: ServeFolderOptions): Promise<ServedFolder> {
+  const {folder, logger} = options
+  const port = options.port === 0 ? await freePort(options.host) : options.port
+  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host === '0.0.0.0' ? '127.0.0.1' : options.host
+  const publicUrl = options.publicUrl ?? `http://${shownHost}:${port}`
+  const card: PublicCard = {...folder.card, url: publicUrl}
+  const paidSkills = paidSkillIds(card)
+
+  let payments: PaymentGate | undefined
+  if (paidSkills.length > 0) {
+    if (!options.payments) throw new MeshError('invalid', 'usage_wallet_required', `Skills ${paidSkills.map((id) => `"${id}"`).join(', ')} of ${folder.cardFile} are paid; pass --wallet <address> (the agent wallet's public address)`)
+    try {
+      payments = createPayments({...options.payments, dataDir: options.dataDir, card, logger})
+    } catch (error) {
+      throw asFolderError(error, 'pay-per-call')
+    }
+  }
+  let agent: Agent
+  try {
+    agent = createAgent({card, skills: folder.handlers, payments, agentId: options.agentId, logger})
+  } catch (error) {
+    await payments?.close()
+    throw asFolderError(error, folder.cardFile)
+  }
+  let hosted: HostedServer
+  try {
+    hosted = await serve({services: [agent], logger, port, host: options.host, proxy: options.proxy})
+  } catch (error) {
+    await agent.close()
+    throw error
+  }
+  return {
+    agent,
+    url: hosted.url,
+    port: hosted.port,
+    publicUrl,
+    card: agent.card,
+    replacedUrl: folder.card.url.replace(/\/+$/, '') === publicUrl ? null : folder.card.url,
+    paidSkills,
+    stop: () => hosted.stop(),
+  }
+}
