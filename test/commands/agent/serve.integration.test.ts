@@ -170,6 +170,10 @@ describe('mesh agent serve', () => {
       accepts: [{scheme: 'exact', network: 'solana-devnet', resource: '/v1/word-count', payTo: WALLET, asset: 'SOL', lamports: '5000', nonce}],
     })
     expect(challenge.accepts[0].chainPayUrl).toMatch(new RegExp(`^solana:${WALLET}\\?amount=0\\.000005&memo=${nonce}`))
+    // mesh call shows the challenge and exits 3.
+    const called = await runCli(['call', listening.url, 'word-count', '--data', '{"text": "a b"}', '--no-sign'], {env: ENV})
+    expect(called.code).toBe(3)
+    expect(called.stdout + called.stderr).toContain('5000 lamports')
     // The body is checked before any payment step (DECISIONS: Paid calls).
     expect((await post(`${listening.url}/v1/word-count`, {})).status).toBe(400)
     expect(await agent.stop('SIGINT')).toBe(0)
