@@ -75,6 +75,10 @@ describe('mesh agent serve', () => {
     expect(refused.status).toBe(400)
     expect((await read(refused)).error).toMatchObject({code: 'invalid_input', field: 'message'})
     expect(await read(fetch(`${listening.url}/health`))).toEqual({ok: true, agent_id: 'echo'})
+    // A caller nobody here special-cased for the folder: mesh call.
+    const called = await runCli(['call', listening.url, 'echo', '--data', '{"message": "via mesh call"}', '--no-sign', '--json'], {env: ENV})
+    expect(called.code).toBe(0)
+    expect(JSON.parse(called.stdout)).toEqual({message: 'via mesh call'})
 
     expect(await agent.stop('SIGINT')).toBe(0)
     expect(JSON.parse(agent.lines.at(-1)!)).toMatchObject({event: 'stopped', service: 'agent', signal: 'SIGINT'})
