@@ -64,6 +64,25 @@ export function paidSkillIds(card: PublicCard): string[] {
   return card.skills.filter((skill) => isPaid(skillPricing(skill, card))).map((skill) => skill.id)
 }
 
+/**
+ * Refuses a paid skill the kit cannot charge for (DECISIONS: Paid calls —
+ * 402 challenges only for lamports, an integer amount), naming the file,
+ * before any wallet question is asked.
+ */
+export function assertChargeable(card: PublicCard, source: string): void {
+  for (const skill of card.skills) {
+    const pricing = skillPricing(skill, card)
+    if (!isPaid(pricing)) continue
+    const where = skill.pricing ? `skills[${card.skills.indexOf(skill)}].pricing` : 'pricing'
+    if (String(pricing.currency).toLowerCase() !== 'lamports') {
+      throw new MeshError('invalid', 'agent_invalid', `${source}: skill "${skill.id}" is priced in ${JSON.stringify(pricing.currency)}; an agent served by mesh can only charge in lamports (set "currency": "lamports" with an integer amount, or make it free)`, {field: `${where}.currency`})
+    }
+    if (!Number.isSafeInteger(pricing.amount)) {
+      throw new MeshError('invalid', 'agent_invalid', `${source}: skill "${skill.id}" costs ${pricing.amount} lamports; an amount in lamports must be an integer`, {field: `${where}.amount`})
+    }
+  }
+}
+
 /** Asks the OS for a free port, so `--port 0` knows its public URL before the card is built. */
 async function freePort(host: string): Promise<number> {
   return new Promise((done, fail) => {
@@ -91,6 +110,7 @@ export async function serveFolder(options: ServeFolderOptions): Promise<ServedFo
   const publicUrl = options.publicUrl ?? `http://${shownHost}:${port}`
   const card: PublicCard = {...folder.card, url: publicUrl}
   const paidSkills = paidSkillIds(card)
+  assertChargeable(card, folder.cardFile)
 
   let payments: PaymentGate | undefined
   if (paidSkills.length > 0) {

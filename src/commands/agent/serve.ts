@@ -50,7 +50,7 @@ Serves the agent contract — the card at /.well-known/agent.json (with url = th
 
   async run() {
     const {args, flags} = await this.parse(AgentServe)
-    const [{loadAgentFolder, DEFAULT_DATA_DIR_NAME, defaultRpcUrl}, {paidSkillIds, serveFolder}, {createLogger}] = await Promise.all([
+    const [{loadAgentFolder, DEFAULT_DATA_DIR_NAME, defaultRpcUrl}, {assertChargeable, paidSkillIds, serveFolder}, {createLogger}] = await Promise.all([
       import('../../agent/folder/index.js'),
       import('../../agent/folder/serve-folder.js'),
       import('../../lib/log.js'),
@@ -63,6 +63,7 @@ Serves the agent contract — the card at /.well-known/agent.json (with url = th
 
     const folder = await loadAgentFolder(args.dir)
     const paid = paidSkillIds(folder.card)
+    assertChargeable(folder.card, join(args.dir, 'agent.json'))
     let payments
     if (paid.length > 0) {
       if (!flags.wallet) {

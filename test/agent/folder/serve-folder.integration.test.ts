@@ -1,0 +1,57 @@
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {loadAgentFolder, type AgentFolder} from '../../../src/agent/folder/load.js'
+import {paidSkillIds, serveFolder} from '../../../src/agent/folder/serve-folder.js'
+import {silentLogger} from '../../../src/lib/log.js'
+import {REPO_ROOT} from '../../support/cli.js'
+
+const WALLET = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM'
+const load = (name: string) => loadAgentFolder(join(REPO_ROOT, 'examples', name))
+const options = (folder: AgentFolder) => ({folder, port: 0, host: '127.0.0.1', dataDir: '/nonexistent/never-opened', logger: silentLogger})
+
+async function refusal(promise: Promise<unknown>) {
+  return promise.then(
+    () => {
+      throw new Error('expected serveFolder to refuse')
+    },
+    (error: unknown) => error as {code: string; message: string; field?: string},
+  )
+}
+
+describe('serveFolder', () => {
+  it('serves a free folder on a free port with url = the listening address, and stops', async () => {
+    const served = await serveFolder(options(await load('echo')))
+    try {
+      expect(served.publicUrl).toBe(served.url)
+      expect(served.replacedUrl).toBe('https://echo.example.com')
+      expect(served.paidSkills).toEqual([])
+      expect(served.card.url).toBe(served.url)
+      const answer = await fetch(`${served.url}/v1/echo`, {method: 'POST', body: '{"message": "x"}'})
+      expect(await answer.json()).toEqual({message: 'x'})
+    } finally {
+      await served.stop()
+    }
+    await expect(fetch(`${served.url}/health`)).rejects.toThrow()
+  })
+
+  it('names the paid skills; a paid folder without payments is a usage error', async () => {
+    const paid = await load('paid')
+    expect(paidSkillIds(paid.card)).toEqual(['word-count'])
+    expect(await refusal(serveFolder(options(paid)))).toMatchObject({code: 'usage_wallet_required', message: expect.stringContaining('"word-count"')})
+  })
+
+  it('refuses what the kit cannot serve as one error naming agent.json: another currency, a fractional amount, a reserved id', async () => {
+    const paid = await load('paid')
+    const payments = {wallet: WALLET, network: 'solana-devnet', rpcUrl: 'http://127.0.0.1:9'}
+    const usd = {...paid, card: {...paid.card, pricing: {unit: 'request', amount: 1, currency: 'USD'}}}
+    expect(await refusal(serveFolder({...options(usd), payments}))).toMatchObject({code: 'agent_invalid', field: 'pricing.currency', message: expect.stringContaining('can only charge in lamports')})
+    const fraction = {...paid, card: {...paid.card, skills: [{...paid.card.skills[0], pricing: {unit: 'request', amount: 1.5, currency: 'lamports'}}]}}
+    expect(await refusal(serveFolder({...options(fraction), payments}))).toMatchObject({code: 'agent_invalid', field: 'skills[0].pricing.amount'})
+
+    const echo = await load('echo')
+    const reserved = {...echo, card: {...echo.card, skills: [{...echo.card.skills[0], id: 'whoami'}]}, handlers: {whoami: echo.handlers.echo}}
+    const error = await refusal(serveFolder(options(reserved)))
+    expect(error).toMatchObject({code: 'agent_invalid'})
+    expect(error.message).toBe(`${echo.cardFile}: skill id "whoami" is reserved: the kit serves /v1/whoami itself`)
+  })
+})
