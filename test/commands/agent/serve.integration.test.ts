@@ -94,6 +94,22 @@ describe('mesh agent serve', () => {
     expect(await agent.stop('SIGTERM')).toBe(0)
   })
 
+  it('takes the registry from MESH_REGISTRY, and --no-register serves without one', async () => {
+    const dead = `http://127.0.0.1:${await freePort()}`
+    const creds = join(await tempDir(), 'creds')
+    const fromEnv = spawnCli(['agent', 'serve', ECHO, '--port', '0', '--credentials', creds], {env: {...ENV, MESH_REGISTRY: dead}})
+    children.push(fromEnv)
+    expect(await fromEnv.nextJson()).toMatchObject({event: 'listening', registry: dead})
+    // The registry is down: the agent keeps serving and retries.
+    expect(await fromEnv.nextJson()).toMatchObject({event: 'retry', step: 'register', error: {code: 'registry_unreachable'}})
+    expect(await fromEnv.stop('SIGINT')).toBe(0)
+
+    const unregistered = spawnCli(['agent', 'serve', ECHO, '--port', '0', '--no-register'], {env: {...ENV, MESH_REGISTRY: dead}})
+    children.push(unregistered)
+    expect(await unregistered.nextJson()).toMatchObject({event: 'listening', registry: null})
+    expect(await unregistered.stop('SIGINT')).toBe(0)
+  })
+
   it('registers on a real registry, which lists it online with the DiscoveryCard; a restart reuses the stored api_key', async () => {
     const work = await tempDir()
     const registry = await startServer('registry', ['--data', join(work, 'registry')], {env: ENV})
