@@ -36,6 +36,12 @@ export {
 // Checking a card against the spec (mesh card lint).
 export {lintCard, CARD_RULES, cardRule, type CardRule, type Finding as CardLintFinding, type LintOptions, type Severity as CardLintSeverity} from './card-lint/index.js'
 
+// Running an agent from a folder (mesh agent serve): agent.json + handlers, the DiscoveryCard, registration.
+export {loadAgentFolder, type AgentFolder} from './folder/index.js'
+export {serveFolder, type ServeFolderOptions, type ServedFolder} from './folder/serve-folder.js'
+export {discoveryCardOf, type DiscoveryCard, type DiscoveryCardOptions} from './discovery-card.js'
+export {keepRegistered, type KeepRegisteredOptions, type ServedAgentEvent} from './registration.js'
+
 // The heartbeat loop and the DiscoveryCard file it sends.
 export {runHeartbeat, type HeartbeatEvent, type HeartbeatOptions} from './heartbeat.js'
 export {loadCardFile} from './card-file.js'
