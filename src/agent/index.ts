@@ -22,16 +22,8 @@ export {
 
 // Pay-per-call: the gate createAgent asks (402 challenges, proofs on chain, free allowance, prepaid credit).
 export {createPayments, type CreatePaymentsOptions, type DepositScan, type PaymentRefusal, type Payments} from './payments/index.js'
-export {
-  checkPayment,
-  createChainClient,
-  isSolanaAddress,
-  solanaPayUrl,
-  type ChainClient,
-  type ParsedTransaction,
-  type PaymentCheck,
-  type PaymentCheckFailure,
-} from './solana/index.js'
+export {checkPayment, createChainClient, isSolanaAddress, type ChainClient, type ParsedTransaction, type PaymentCheck, type PaymentCheckFailure} from './solana/index.js'
+export {solanaPayUrl, type SolanaPayRequest} from '../protocol/solana-pay.js'
 
 // Checking a card against the spec (mesh card lint).
 export {lintCard, CARD_RULES, cardRule, type CardRule, type Finding as CardLintFinding, type LintOptions, type Severity as CardLintSeverity} from './card-lint/index.js'

@@ -90,6 +90,7 @@ export {
   isTransactionSignature,
   readPaymentChallenge,
   resolveAgentUrl,
+  solanaPayUrl,
   type AgentCardCache,
   type CallAgentAnswer,
   type CallAgentOptions,

@@ -1,8 +1,8 @@
 /** A fresh 402: a new nonce stored, the four X-Payment-* headers and the challenge body (spec Payment challenge). */
 import {randomBytes} from 'node:crypto'
 import {PAYMENT_HEADERS, X402_VERSION} from '../../protocol/agent-card.js'
+import {solanaPayUrl} from '../../protocol/solana-pay.js'
 import type {PaymentStore} from '../store/store.js'
-import {solanaPayUrl} from '../solana/pay-url.js'
 import {ASSET, NONCE_BYTES} from './constants.js'
 import {challengeHint, type HintFacts} from './hints.js'
 import type {PaymentsConfig} from './options.js'

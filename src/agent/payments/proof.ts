@@ -8,8 +8,8 @@
  * checked, and claimed in one transaction together with its nonce, so two
  * racing requests cannot both spend it.
  */
+import {isTransactionSignature} from '../../client/agent/transaction-signature.js'
 import {conflict} from '../../lib/errors.js'
-import {isTransactionSignature} from '../solana/address.js'
 import {checkPayment} from '../solana/check-payment.js'
 import type {ChainClient} from '../solana/chain-client.js'
 import {blockTimeMs, memosOf} from '../solana/transaction.js'

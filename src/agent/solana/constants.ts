@@ -21,9 +21,3 @@ export const CHAIN_RETRY_AFTER_SECONDS = 5
 
 /** getSignaturesForAddress returns at most 1,000 signatures per page. */
 export const SIGNATURES_PAGE_LIMIT = 1000
-
-/** The Solana Pay URI scheme (DECISIONS: Paid calls, chainPayUrl). */
-export const SOLANA_PAY_SCHEME = 'solana:'
-
-/** A transaction signature: 64 bytes in base58 (87 or 88 characters; fewer only with leading zero bytes). */
-export const SIGNATURE_PATTERN = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/

@@ -8,14 +8,14 @@
  * Importing this file loads nothing heavy.
  */
 import type {KeyObject} from 'node:crypto'
-import {base58Decode} from '../../identity/base58.js'
 import {signRequest} from '../../identity/mesh-sig.js'
 import {MeshError} from '../../lib/errors.js'
 import {PAYMENT_PROOF_HEADER} from '../../protocol/agent-card.js'
 import {errorFromResponse, MAX_ANSWER_BYTES, readCapped, unreachableReason} from '../http-json.js'
 import {printable} from '../printable.js'
 import {readPaymentChallenge, type PaymentChallenge} from './challenge.js'
-import {CALL_TIMEOUT_MS, PROOF_SIGNATURE_BYTES, SKILL_ID_PATTERN, SKILL_PATH_PREFIX} from './constants.js'
+import {CALL_TIMEOUT_MS, SKILL_ID_PATTERN, SKILL_PATH_PREFIX} from './constants.js'
+import {isTransactionSignature} from './transaction-signature.js'
 
 export interface CallAgentOptions {
   /** The agent's base URL (its card's `url`); a base path and a query are kept. */
@@ -62,16 +62,6 @@ export interface PaymentRequiredAnswer extends AnswerCommon {
 }
 
 export type CallAgentAnswer = SkillAnswer | PaymentRequiredAnswer
-
-/** True for a Solana transaction signature (base58 of 64 bytes): what `proof` must be. */
-export function isTransactionSignature(text: string): boolean {
-  if (!/^[1-9A-HJ-NP-Za-km-z]{1,100}$/.test(text)) return false
-  try {
-    return base58Decode(text).length === PROOF_SIGNATURE_BYTES
-  } catch {
-    return false
-  }
-}
 
 /**
  * `POST <agent>/v1/<skill>`: the agent URL's path and query are kept

@@ -9,8 +9,9 @@
 import {isAddress} from '@solana/addresses'
 import {MeshError} from '../../lib/errors.js'
 import {lamportsToSol, LAMPORTS_PER_SOL, PAYMENT_HEADERS, X402_VERSION, type PaymentOffer} from '../../protocol/agent-card.js'
+import {SOLANA_PAY_SCHEME, solanaPayUrl} from '../../protocol/solana-pay.js'
 import {printable} from '../printable.js'
-import {CHALLENGE_NONCE_PATTERN, NATIVE_ASSET, NETWORK_PATTERN, PAY_URI_SCHEME} from './constants.js'
+import {CHALLENGE_NONCE_PATTERN, NATIVE_ASSET, NETWORK_PATTERN} from './constants.js'
 
 /** What a caller needs to pay for one call, read from a 402 and checked. */
 export interface PaymentChallenge {
@@ -95,8 +96,8 @@ function rawQuery(uri: string): Map<string, string> {
 
 /** What the Solana Pay URI would pay differently from the challenge, or null when it pays exactly that. */
 export function payUriProblem(uri: string, expected: {address: string; lamports: bigint; nonce: string}): string | null {
-  if (!uri.startsWith(PAY_URI_SCHEME)) return `it is not a ${PAY_URI_SCHEME} URI`
-  const recipient = uri.slice(PAY_URI_SCHEME.length).split(/[?#]/)[0]
+  if (!uri.startsWith(SOLANA_PAY_SCHEME)) return `it is not a ${SOLANA_PAY_SCHEME} URI`
+  const recipient = uri.slice(SOLANA_PAY_SCHEME.length).split(/[?#]/)[0]
   if (recipient !== expected.address) return `it pays ${shownValue(recipient)}, not ${expected.address}`
   const params = rawQuery(uri)
   const amount = params.get('amount')
@@ -104,10 +105,6 @@ export function payUriProblem(uri: string, expected: {address: string; lamports:
   if (params.get('memo') !== expected.nonce) return `its memo ${shownValue(params.get('memo') ?? '(none)')} is not the nonce ${expected.nonce}`
   return null
 }
-
-/** A Solana Pay URI for the challenge (DECISIONS chainPayUrl form), when the agent gave none. */
-export const buildPayUri = (address: string, lamports: bigint, nonce: string) =>
-  `${PAY_URI_SCHEME}${address}?amount=${lamportsToSol(lamports)}&memo=${encodeURIComponent(nonce)}`
 
 /**
  * Reads and checks a 402 answer. Throws a MeshError (kind `payment_required`)
@@ -153,7 +150,8 @@ export function readPaymentChallenge(headers: Headers, body: unknown, where: str
     challenge = {network: fromHeaders.network, address: fromHeaders.payTo, lamports: BigInt(fromHeaders.lamports), nonce: fromHeaders.nonce, resource: null, offer: null}
   }
 
-  let payUrl = buildPayUri(challenge.address, challenge.lamports, challenge.nonce)
+  // The agent gave no URI: the one the kit writes (DECISIONS chainPayUrl form), without a label.
+  let payUrl = solanaPayUrl({recipient: challenge.address, lamports: challenge.lamports, memo: challenge.nonce})
   if (offer?.chainPayUrl) {
     const problem = payUriProblem(offer.chainPayUrl, challenge)
     if (problem) throw challengeError('payment_challenge_mismatch', `${where} answered 402 with a payment URI that disagrees with the challenge: ${problem}`)

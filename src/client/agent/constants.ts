@@ -13,10 +13,10 @@ export const SKILL_PATH_PREFIX = '/v1/'
 export const REGISTRY_CARD_PATH = (agentId: string) => `/agent/${encodeURIComponent(agentId)}/.well-known/agent.json`
 /** The native coin of the only chain the kit verifies (its 402s are in lamports). */
 export const NATIVE_ASSET = 'SOL'
-/** Solana Pay URI scheme (DECISIONS: chainPayUrl). */
-export const PAY_URI_SCHEME = 'solana:'
 /** spec Payment challenge: a transaction signature is base58 of 64 bytes. */
 export const PROOF_SIGNATURE_BYTES = 64
+/** Base58 of 64 bytes is 87 or 88 characters; fewer (down to 64) only with leading zero bytes. */
+export const TRANSACTION_SIGNATURE_PATTERN = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/
 /** A challenge nonce: what the kit issues (URL-safe or base64 characters), bounded so it fits a memo and a command line. */
 export const CHALLENGE_NONCE_PATTERN = /^[A-Za-z0-9._~+/=-]{1,128}$/
 /** A network name such as `solana-devnet`. */

@@ -3,16 +3,10 @@
  * signed with Mesh-Sig, read a 402 and retry with a proof. Re-exported by
  * `mesh/agent`; loads no server code.
  */
-export {
-  callAgent,
-  isTransactionSignature,
-  skillUrl,
-  type CallAgentAnswer,
-  type CallAgentOptions,
-  type PaymentRequiredAnswer,
-  type SkillAnswer,
-} from './call-agent.js'
-export {buildPayUri, payUriProblem, readPaymentChallenge, solToLamports, type PaymentChallenge} from './challenge.js'
+export {callAgent, skillUrl, type CallAgentAnswer, type CallAgentOptions, type PaymentRequiredAnswer, type SkillAnswer} from './call-agent.js'
+export {isTransactionSignature} from './transaction-signature.js'
+export {payUriProblem, readPaymentChallenge, solToLamports, type PaymentChallenge} from './challenge.js'
+export {solanaPayUrl, type SolanaPayRequest} from '../../protocol/solana-pay.js'
 export {challengeJson, formatChallenge, shellCommand, type ChallengeTextOptions} from './challenge-format.js'
 export {createAgentCardCache, resolveAgentUrl, type AgentCardCache, type ResolveAgentOptions, type ResolvedAgent} from './resolve.js'
 export {CALL_TIMEOUT_MS, RESOLVE_TIMEOUT_MS} from './constants.js'

@@ -1,7 +1,8 @@
 import {describe, expect, it} from 'vitest'
 import {checkPayment} from '../../../src/agent/solana/check-payment.js'
 import {blockTimeMs, memosOf, nativeTransfers, type ParsedTransaction} from '../../../src/agent/solana/transaction.js'
-import {isSolanaAddress, isTransactionSignature} from '../../../src/agent/solana/address.js'
+import {isSolanaAddress} from '../../../src/agent/solana/address.js'
+import {isTransactionSignature} from '../../../src/client/agent/transaction-signature.js'
 
 const SYSTEM = '11111111111111111111111111111111'
 const MEMO = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr'

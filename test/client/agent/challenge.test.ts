@@ -1,6 +1,7 @@
 /** Reading a 402: both sources, each alone, every disagreement, unreadable and unsupported challenges; the readable text. */
 import {describe, expect, it} from 'vitest'
-import {isTransactionSignature, skillUrl} from '../../../src/client/agent/call-agent.js'
+import {skillUrl} from '../../../src/client/agent/call-agent.js'
+import {isTransactionSignature} from '../../../src/client/agent/transaction-signature.js'
 import {challengeJson, formatChallenge, shellCommand} from '../../../src/client/agent/challenge-format.js'
 import {payUriProblem, readPaymentChallenge, solToLamports} from '../../../src/client/agent/challenge.js'
 import {PAYMENT_HEADERS} from '../../../src/protocol/agent-card.js'

@@ -1,6 +1,13 @@
-/** Solana Pay transfer-request URIs (DECISIONS: Paid calls, chainPayUrl). */
-import {lamportsToSol} from '../../protocol/agent-card.js'
-import {SOLANA_PAY_SCHEME} from './constants.js'
+/**
+ * Solana Pay transfer-request URIs, the `chainPayUrl` of a 402 (DECISIONS:
+ * Paid calls, chainPayUrl): the agent writes them into its challenge and a
+ * caller builds the same one when the agent sent none, so both ends share
+ * this one writer.
+ */
+import {lamportsToSol} from './agent-card.js'
+
+/** The Solana Pay URI scheme. */
+export const SOLANA_PAY_SCHEME = 'solana:'
 
 export interface SolanaPayRequest {
   /** The wallet to pay (base58 address). */

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {solanaPayUrl} from '../../../src/agent/solana/pay-url.js'
+import {solanaPayUrl} from '../../src/protocol/solana-pay.js'
 
 const wallet = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM'
 
