@@ -12,6 +12,8 @@ import type {Logger} from '../../lib/log.js'
 import {isPaid, skillPricing, type PublicCard} from '../../protocol/agent-card.js'
 import {createAgent, type Agent} from '../kit/create-agent.js'
 import {createPayments} from '../payments/gate.js'
+import {AGENT_NONCES_MIGRATIONS, createSqliteNonceStore} from '../store/mesh-sig-nonces.js'
+import {migrateSqlite, openSqlite} from '../../store/sqlite.js'
 import type {PaymentGate} from '../payments/types.js'
 import type {AgentFolder} from './load.js'
 
@@ -32,7 +34,7 @@ export interface ServeFolderOptions {
   host: string
   /** Without trailing slash; default the listening address. */
   publicUrl?: string
-  /** The agent's own data (the pay-per-call SQLite, `<dataDir>/mesh.db`); opened only when a skill is paid. */
+  /** The agent's own SQLite (`<dataDir>/mesh.db`): used Mesh-Sig nonces, and the pay-per-call state when a skill is paid. */
   dataDir: string
   /** Required when a skill is paid; ignored otherwise. */
   payments?: FolderPayments
@@ -55,7 +57,7 @@ export interface ServedFolder {
   replacedUrl: string | null
   /** Ids of the paid skills (empty for a free agent). */
   paidSkills: string[]
-  /** Closes the server, then the agent (running handlers aborted) and its payment store. */
+  /** Closes the server, then the agent (running handlers aborted), its payment gate and its database. */
   stop(): Promise<void>
 }
 
@@ -112,27 +114,36 @@ export async function serveFolder(options: ServeFolderOptions): Promise<ServedFo
   const paidSkills = paidSkillIds(card)
   assertChargeable(card, folder.cardFile)
 
-  let payments: PaymentGate | undefined
-  if (paidSkills.length > 0) {
-    if (!options.payments) throw new MeshError('invalid', 'usage_wallet_required', `Skills ${paidSkills.map((id) => `"${id}"`).join(', ')} of ${folder.cardFile} are paid; pass --wallet <address> (the agent wallet's public address)`)
+  if (paidSkills.length > 0 && !options.payments) {
+    throw new MeshError('invalid', 'usage_wallet_required', `Skills ${paidSkills.map((id) => `"${id}"`).join(', ')} of ${folder.cardFile} are paid; pass --wallet <address> (the agent wallet's public address)`)
+  }
+  // One database for the agent's state: a restart forgets no used nonce and no payment.
+  const db = openSqlite({dataDir: options.dataDir})
+  let agent: Agent
+  try {
+    migrateSqlite(db, AGENT_NONCES_MIGRATIONS)
+    let payments: PaymentGate | undefined
     try {
-      payments = createPayments({...options.payments, dataDir: options.dataDir, card, logger})
+      if (paidSkills.length > 0) payments = createPayments({...options.payments!, db, card, logger})
     } catch (error) {
       throw asFolderError(error, 'pay-per-call')
     }
-  }
-  let agent: Agent
-  try {
-    agent = createAgent({card, skills: folder.handlers, payments, agentId: options.agentId, logger})
+    try {
+      agent = createAgent({card, skills: folder.handlers, payments, nonces: createSqliteNonceStore(db), agentId: options.agentId, logger})
+    } catch (error) {
+      await payments?.close()
+      throw asFolderError(error, folder.cardFile)
+    }
   } catch (error) {
-    await payments?.close()
-    throw asFolderError(error, folder.cardFile)
+    db.close()
+    throw error
   }
   let hosted: HostedServer
   try {
     hosted = await serve({services: [agent], logger, port, host: options.host, proxy: options.proxy})
   } catch (error) {
     await agent.close()
+    db.close()
     throw error
   }
   return {
@@ -143,6 +154,9 @@ export async function serveFolder(options: ServeFolderOptions): Promise<ServedFo
     card: agent.card,
     replacedUrl: folder.card.url.replace(/\/+$/, '') === publicUrl ? null : folder.card.url,
     paidSkills,
-    stop: () => hosted.stop(),
+    stop: async () => {
+      await hosted.stop()
+      db.close()
+    },
   }
 }

@@ -2,3 +2,4 @@
 export {createSqlitePaymentStore} from './sqlite.js'
 export {AGENT_PAYMENTS_AREA, AGENT_PAYMENTS_MIGRATIONS} from './migrations.js'
 export type * from './store.js'
+export {AGENT_NONCES_MIGRATIONS, createSqliteNonceStore} from './mesh-sig-nonces.js'

@@ -32,7 +32,7 @@ Serves the agent contract — the card at /.well-known/agent.json (with url = th
     port: Flags.integer({char: 'p', description: 'port to listen on (0 picks a free one; the start line prints it)', default: 8090, min: 0, max: 65535}),
     host: Flags.string({description: 'address to bind (0.0.0.0 for every interface)', default: '127.0.0.1'}),
     'public-url': Flags.string({description: "the agent's public base URL: the served card's url, the registered endpoint (default: the listening address)"}),
-    data: Flags.string({char: 'd', description: "the agent's own data folder: its pay-per-call SQLite (default <dir>/.mesh-agent)"}),
+    data: Flags.string({char: 'd', description: "the agent's own data folder: its SQLite of used Mesh-Sig nonces and pay-per-call state (default <dir>/.mesh-agent)"}),
     wallet: Flags.string({description: "the agent wallet's public address (base58); required when a skill is paid. Its private key is never read"}),
     network: Flags.string({description: 'the payment network named in 402 challenges', default: 'solana-devnet'}),
     'rpc-url': Flags.string({description: 'the Solana JSON-RPC node that checks payment proofs (default: the public node of --network)'}),
@@ -115,7 +115,8 @@ Serves the agent contract — the card at /.well-known/agent.json (with url = th
       public_url: served.publicUrl,
       skills: served.agent.skillIds,
       paid: served.paidSkills,
-      ...(payments ? {wallet: payments.wallet, network: payments.network, data: dataDir} : {}),
+      data: dataDir,
+      ...(payments ? {wallet: payments.wallet, network: payments.network} : {}),
       registry: registry ?? null,
     })
 
@@ -179,8 +180,8 @@ function pretty(agentId: string, registry: string | undefined) {
     const error = event.error as {message?: string} | undefined
     switch (event.event) {
       case 'listening': {
-        const paid = (event.paid as string[]).length > 0 ? `; paid ${(event.paid as string[]).join(', ')} → ${event.wallet} on ${event.network}; data ${event.data}` : '; free'
-        return write(`mesh agent ${agentId} listening on ${event.url} (public ${event.public_url}; skills ${(event.skills as string[]).join(', ')}${paid}${registry ? `; registry ${registry}` : ''})`)
+        const paid = (event.paid as string[]).length > 0 ? `; paid ${(event.paid as string[]).join(', ')} → ${event.wallet} on ${event.network}` : '; free'
+        return write(`mesh agent ${agentId} listening on ${event.url} (public ${event.public_url}; skills ${(event.skills as string[]).join(', ')}${paid}${registry ? `; registry ${registry}` : ''}; data ${event.data})`)
       }
       case 'registered':
         return write(`${event.rotated ? 'Rotated the api_key of' : 'Registered'} ${agentId} on ${registry} (handle ${printable(String(event.handle))}, identity key ${event.identity_key}; secrets in ${event.secrets})`)

@@ -1,5 +1,8 @@
+import {mkdtempSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {afterAll, describe, expect, it} from 'vitest'
+import {signRequest, generateIdentityKeyPair} from '../../../src/identity/index.js'
 import {loadAgentFolder, type AgentFolder} from '../../../src/agent/folder/load.js'
 import {paidSkillIds, serveFolder} from '../../../src/agent/folder/serve-folder.js'
 import {silentLogger} from '../../../src/lib/log.js'
@@ -7,7 +10,9 @@ import {REPO_ROOT} from '../../support/cli.js'
 
 const WALLET = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM'
 const load = (name: string) => loadAgentFolder(join(REPO_ROOT, 'examples', name))
-const options = (folder: AgentFolder) => ({folder, port: 0, host: '127.0.0.1', dataDir: '/nonexistent/never-opened', logger: silentLogger})
+const dataDir = mkdtempSync(join(tmpdir(), 'mesh-serve-folder-'))
+afterAll(() => rmSync(dataDir, {recursive: true, force: true}))
+const options = (folder: AgentFolder) => ({folder, port: 0, host: '127.0.0.1', dataDir, logger: silentLogger})
 
 async function refusal(promise: Promise<unknown>) {
   return promise.then(
@@ -53,5 +58,27 @@ describe('serveFolder', () => {
     const error = await refusal(serveFolder(options(reserved)))
     expect(error).toMatchObject({code: 'agent_invalid'})
     expect(error.message).toBe(`${echo.cardFile}: skill id "whoami" is reserved: the kit serves /v1/whoami itself`)
+  })
+
+  it('keeps used Mesh-Sig nonces in the data dir: a signed call replayed after a restart is refused', async () => {
+    const folder = await load('echo')
+    const body = '{"message": "once"}'
+    const {privateKeyPem: privateKey} = generateIdentityKeyPair()
+    const header = signRequest({method: 'POST', path: '/v1/echo', body, privateKey})
+    const call = (url: string) => fetch(`${url}/v1/echo`, {method: 'POST', body, headers: {'content-type': 'application/json', 'mesh-sig': header}})
+    const first = await serveFolder(options(folder))
+    try {
+      expect((await call(first.url)).status).toBe(200)
+    } finally {
+      await first.stop()
+    }
+    const second = await serveFolder(options(folder))
+    try {
+      const replay = await call(second.url)
+      expect(replay.status).toBe(401)
+      expect(await replay.json()).toMatchObject({error: {code: 'nonce_reused'}})
+    } finally {
+      await second.stop()
+    }
   })
 })
