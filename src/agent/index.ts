@@ -34,6 +34,9 @@ export {serveFolder, type ServeFolderOptions, type ServedFolder} from './folder/
 export {discoveryCardOf, type DiscoveryCard, type DiscoveryCardOptions} from './discovery-card.js'
 export {keepRegistered, type KeepRegisteredOptions, type ServedAgentEvent} from './registration.js'
 
+// Used Mesh-Sig nonces in the agent's own SQLite (a restart replays no signed request).
+export {AGENT_NONCES_MIGRATIONS, createSqliteNonceStore} from './store/mesh-sig-nonces.js'
+
 // The heartbeat loop and the DiscoveryCard file it sends.
 export {runHeartbeat, type HeartbeatEvent, type HeartbeatOptions} from './heartbeat.js'
 export {loadCardFile} from './card-file.js'
