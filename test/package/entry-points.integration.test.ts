@@ -49,6 +49,14 @@ describe('package entry points', () => {
     expect(files.filter((file) => /^dist\/(registry|cluster|store|http|bus|standard|daemon|agent)\//.test(file))).toEqual([])
   })
 
+  it('mesh/agent exports the kit, the payment gate, the caller, card lint and the heartbeat loop, and loads no other service', async () => {
+    const {exports, files} = await load('mesh/agent')
+    for (const name of ['createAgent', 'createPayments', 'callAgent', 'resolveAgentUrl', 'lintCard', 'loadAgentFolder', 'discoveryCardOf', 'runHeartbeat', 'loadCardFile', 'a2aCardFromPublicCard']) {
+      expect(exports).toContain(name)
+    }
+    expect(files.filter((file) => /^dist\/(registry|cluster|daemon|standard)\//.test(file))).toEqual([])
+  })
+
   it('mesh/registry is the server factory: it loads Koa and both database drivers (the probe sees them)', async () => {
     const {exports, packages} = await load('mesh/registry')
     expect(exports).toContain('buildRegistryServer')
