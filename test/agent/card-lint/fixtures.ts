@@ -1,16 +1,13 @@
 /** A PublicCard that passes every rule of lintCard, and helpers to break it one rule at a time. */
+import {lamportsPricing, publicCard} from '../../support/agent-card.js'
 
 export function goodCard(): Record<string, any> {
-  return {
+  return publicCard({
     name: 'Translator',
     url: 'https://translator.example',
     version: '1.2.0',
     description: 'Translates short texts between 40 languages.',
-    defaultInputModes: ['application/json'],
-    defaultOutputModes: ['application/json'],
     protocols: ['http', 'x402'],
-    pricing: {unit: 'request', amount: 0, currency: 'free'},
-    availability: {now: true},
     skills: [
       {
         id: 'translate-text',
@@ -36,10 +33,10 @@ export function goodCard(): Record<string, any> {
           'Use it when you do not know which language a text is in. Takes text (1 to 1,000 characters). Returns {language, confidence}. Answers in under 300 ms. Costs 5000 lamports per call; the first 10 calls per day are free.',
         examples: ['Which language is "buenos días"?', '{"text": "buenos días"}', '{"text": "guten Tag"}'],
         input_schema: {type: 'object', required: ['text'], properties: {text: {type: 'string'}}},
-        pricing: {unit: 'request', amount: 5000, currency: 'lamports', network: 'solana-devnet'},
+        pricing: lamportsPricing(5000),
       },
     ],
     contact: {http: 'https://translator.example/v1'},
     'x-owner-note': 'unknown keys are ignored',
-  }
+  })
 }

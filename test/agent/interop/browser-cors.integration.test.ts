@@ -14,13 +14,13 @@ import {readFile} from 'node:fs/promises'
 import {createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {createAgent} from '../../../src/agent/kit/index.js'
 import type {SkillContext} from '../../../src/agent/kit/types.js'
 import {createPayments} from '../../../src/agent/payments/index.js'
-import {serve, type HostedServer} from '../../../src/http/host.js'
+import type {HostedServer} from '../../../src/http/host.js'
 import {silentLogger} from '../../../src/lib/log.js'
-import type {PublicCard} from '../../../src/protocol/agent-card.js'
+import {echoSkill, lamportsPricing, publicCard} from '../../support/agent-card.js'
 import {launchBrowser, type TestBrowser} from '../../support/browser.js'
+import {serveAgent} from '../../support/served-agent.js'
 import {randomAddress, startSolanaRpc, type SolanaRpcServer} from '../../support/solana-rpc.js'
 
 const PAGE = new URL('./fixtures/cross-origin-page.html', import.meta.url)
@@ -28,25 +28,12 @@ const WALLET = randomAddress()
 const PAYER = randomAddress()
 const PRICE_LAMPORTS = 5000
 
-const card: PublicCard = {
+const card = publicCard({
   name: 'Browser Interop',
-  url: 'http://127.0.0.1',
-  version: '1.0.0',
   description: 'Echoes text for free and renders a picture for a fee; called from a browser page in tests.',
-  defaultInputModes: ['application/json'],
-  defaultOutputModes: ['application/json'],
   protocols: ['http', 'x402'],
-  pricing: {unit: 'request', amount: 0, currency: 'free'},
-  availability: {now: true},
   skills: [
-    {
-      id: 'echo',
-      name: 'Echo',
-      description: 'Use to check the agent answers. Input: text (1–200 characters). Output: {text, caller}. Instant. Free.',
-      examples: ['Echo "hello".', '{"text": "hello"}'],
-      inputSchema: {type: 'object', required: ['text'], properties: {text: {type: 'string', minLength: 1, maxLength: 200}}},
-      returns: ['text'],
-    },
+    echoSkill({description: 'Use to check the agent answers. Input: text (1–200 characters). Output: {text, caller}. Instant. Free.'}),
     {
       id: 'render',
       name: 'Render',
@@ -54,10 +41,10 @@ const card: PublicCard = {
       examples: ['Draw a lighthouse at dusk.', '{"prompt": "a lighthouse at dusk"}'],
       inputSchema: {type: 'object', required: ['prompt'], properties: {prompt: {type: 'string', minLength: 1, maxLength: 500}}},
       returns: ['image_url'],
-      pricing: {unit: 'request', amount: PRICE_LAMPORTS, currency: 'lamports', network: 'solana-devnet'},
+      pricing: lamportsPricing(PRICE_LAMPORTS),
     },
   ],
-}
+})
 
 /** One request the agent's HTTP server took and what it answered. */
 interface WireExchange {
@@ -102,7 +89,7 @@ let screenshot: string
 beforeAll(async () => {
   chain = await startSolanaRpc()
   const gate = createPayments({wallet: WALLET, rpcUrl: chain.url, network: 'solana-devnet', freePerDay: 0, card, rpcTimeoutMs: 5_000})
-  const service = createAgent({
+  agent = await serveAgent({
     card,
     payments: gate,
     logger: silentLogger,
@@ -111,7 +98,6 @@ beforeAll(async () => {
       render: (input: {prompt: string}, ctx: SkillContext) => ({image_url: `https://img.example/${encodeURIComponent(input.prompt)}.png`, paid_via: ctx.payment?.via ?? null}),
     },
   })
-  agent = await serve({services: [service], logger: silentLogger, port: 0})
   // Taps the agent's server before Koa sees the request: what really crossed the wire, preflights included.
   agent.server.prependListener('request', (request, response) => {
     response.on('finish', () => {

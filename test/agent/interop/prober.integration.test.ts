@@ -7,30 +7,24 @@
  * qualities: operational, card_match).
  */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {createAgent} from '../../../src/agent/kit/index.js'
 import type {SkillContext} from '../../../src/agent/kit/types.js'
 import {createPayments, type Payments} from '../../../src/agent/payments/index.js'
-import {serve, type HostedServer} from '../../../src/http/host.js'
+import type {HostedServer} from '../../../src/http/host.js'
 import {safeFetch} from '../../../src/http/safe-fetch.js'
 import {silentLogger} from '../../../src/lib/log.js'
-import type {PublicCard} from '../../../src/protocol/agent-card.js'
 import {probeAgent, type AgentProbe, type ProbeFetch} from '../../../src/registry/probe/probe-agent.js'
+import {lamportsPricing, publicCard} from '../../support/agent-card.js'
+import {serveAgent} from '../../support/served-agent.js'
 import {randomAddress, startSolanaRpc, type SolanaRpcServer} from '../../support/solana-rpc.js'
 
 const NOW = Date.parse('2026-06-20T12:00:00Z')
 // The agent listens on loopback; the registry's policy refuses private addresses unless told otherwise.
 const fetchPrivate: ProbeFetch = (url, init) => safeFetch(url, {...init, allowPrivate: true, timeoutMs: 2_000})
 
-const card: PublicCard = {
+const card = publicCard({
   name: 'Prober Interop',
-  url: 'http://127.0.0.1',
   version: '2.1.0',
   description: 'Translates, counts words and forecasts weather; probed by the registry in tests.',
-  defaultInputModes: ['application/json'],
-  defaultOutputModes: ['application/json'],
-  protocols: ['http'],
-  pricing: {unit: 'request', amount: 0, currency: 'free'},
-  availability: {now: true},
   skills: [
     {
       id: 'translate',
@@ -60,10 +54,10 @@ const card: PublicCard = {
       examples: ['Weather in Lisbon tomorrow?', '{"city": "Lisbon"}'],
       inputSchema: {type: 'object', required: ['city'], properties: {city: {type: 'string', minLength: 1}}},
       returns: ['high_c', 'low_c'],
-      pricing: {unit: 'request', amount: 2000, currency: 'lamports', network: 'solana-devnet'},
+      pricing: lamportsPricing(2000),
     },
   ],
-}
+})
 
 const translations: Record<string, Record<string, string>> = {fr: {hello: 'bonjour'}, de: {'thank you': 'danke'}}
 
@@ -77,7 +71,7 @@ beforeAll(async () => {
   chain = await startSolanaRpc()
   gate = createPayments({wallet: randomAddress(), rpcUrl: chain.url, network: 'solana-devnet', freePerDay: 5, card, rpcTimeoutMs: 5_000})
   const record = (skill: string, input: unknown) => calls.push({skill, input})
-  const service = createAgent({
+  host = await serveAgent({
     card,
     payments: gate,
     logger: silentLogger,
@@ -97,7 +91,6 @@ beforeAll(async () => {
       },
     },
   })
-  host = await serve({services: [service], logger: silentLogger, port: 0})
   probe = await probeAgent({agentId: 'prober-interop', endpoint: host.url, discoveryCard: {name: card.name, availability: {now: true}}}, {fetch: fetchPrivate, now: () => NOW})
 })
 

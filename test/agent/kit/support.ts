@@ -1,53 +1,34 @@
 /** Shared fixtures for the agent kit's tests: a card, an agent served through serve() on port 0, signed fetches, a fake gate. */
 import {generateIdentityKeyPair, type IdentityKeyPair} from '../../../src/identity/keys.js'
 import {signRequest} from '../../../src/identity/mesh-sig.js'
-import {serve, type HostedServer} from '../../../src/http/host.js'
-import {silentLogger, type Logger} from '../../../src/lib/log.js'
+import type {Logger} from '../../../src/lib/log.js'
 import type {CardSkill, PublicCard} from '../../../src/protocol/agent-card.js'
-import {createAgent, type Agent} from '../../../src/agent/kit/create-agent.js'
 import type {CreateAgentOptions} from '../../../src/agent/kit/types.js'
 import type {GateDecision, PaidCall, PaymentChallenge, PaymentGate, PaymentReceipt, TopupRequest} from '../../../src/agent/payments/types.js'
+import {echoSkill as buildEchoSkill, publicCard} from '../../support/agent-card.js'
+import {serveAgent as serveWithHost, type ServedAgent} from '../../support/served-agent.js'
 
-export const echoSkill: CardSkill = {
-  id: 'echo',
-  name: 'Echo',
-  description: 'Answers the text it was given. Input: text (1 to 200 chars). Output: {text}. Instant, free.',
-  examples: ['Echo "hello".', '{"text": "hello"}'],
-  inputSchema: {type: 'object', required: ['text'], properties: {text: {type: 'string', minLength: 1, maxLength: 200}}},
-  returns: ['text'],
-}
+export type {ServedAgent}
+
+export const echoSkill: CardSkill = buildEchoSkill()
 
 export function testCard(overrides: Partial<PublicCard> = {}): PublicCard {
-  return {
+  return publicCard({
     name: 'Kit Test Agent',
     url: 'https://agent.example.com',
     version: '1.2.3',
     description: 'An agent built with the kit, for tests.',
-    defaultInputModes: ['application/json'],
-    defaultOutputModes: ['application/json'],
-    protocols: ['http'],
-    pricing: {unit: 'request', amount: 0, currency: 'free'},
-    availability: {now: true},
     skills: [echoSkill],
     ...overrides,
-  }
+  })
 }
 
 export const echoHandler = (input: {text: string}) => ({text: input.text})
 
-export interface ServedAgent {
-  agent: Agent
-  server: HostedServer
-  url: string
-  stop(): Promise<void>
-}
-
-/** createAgent + serve() on 127.0.0.1:0, exactly as `mesh agent serve` hosts it. */
+/** The kit's test agent (testCard, the echo handler) unless `options` say otherwise; the host logs to `hostLogger` if given. */
 export async function serveAgent(options: Partial<CreateAgentOptions> & {hostLogger?: Logger} = {}): Promise<ServedAgent> {
   const {hostLogger, ...agentOptions} = options
-  const agent = createAgent({card: testCard(), skills: {echo: echoHandler}, ...agentOptions})
-  const server = await serve({services: [agent], logger: hostLogger ?? agentOptions.logger ?? silentLogger})
-  return {agent, server, url: server.url, stop: () => server.stop()}
+  return serveWithHost({card: testCard(), skills: {echo: echoHandler}, ...agentOptions}, {logger: hostLogger})
 }
 
 export const keys: IdentityKeyPair = generateIdentityKeyPair()

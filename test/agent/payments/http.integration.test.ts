@@ -7,40 +7,36 @@ import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
-import {createAgent} from '../../../src/agent/kit/create-agent.js'
+import type {SkillContext} from '../../../src/agent/kit/types.js'
 import {createPayments, type Payments} from '../../../src/agent/payments/gate.js'
-import {serve, type HostedServer} from '../../../src/http/host.js'
+import type {HostedServer} from '../../../src/http/host.js'
 import {generateIdentityKeyPair} from '../../../src/identity/keys.js'
 import {signRequest} from '../../../src/identity/mesh-sig.js'
-import {silentLogger} from '../../../src/lib/log.js'
 import {getValidator} from '../../../src/lib/schemas.js'
-import type {PublicCard} from '../../../src/protocol/agent-card.js'
 import {MeshError} from '../../../src/lib/errors.js'
+import {lamportsPricing, publicCard, textInputSchema} from '../../support/agent-card.js'
+import {serveAgent} from '../../support/served-agent.js'
 import {randomAddress, startSolanaRpc, type AddTransaction, type SolanaRpcServer} from '../../support/solana-rpc.js'
 
 const PRICE = 1_000_000
 const MINUTE = 60_000
 
-const card: PublicCard = {
+const card = publicCard({
   name: 'Paid Echo',
   url: 'https://paid-echo.example',
-  version: '1.0.0',
   description: 'Echoes text for 0.001 SOL a call after one free call a day.',
-  defaultInputModes: ['application/json'],
-  defaultOutputModes: ['application/json'],
   protocols: ['http', 'x402'],
-  pricing: {unit: 'request', amount: PRICE, currency: 'lamports', network: 'solana-devnet'},
-  availability: {now: true},
+  pricing: lamportsPricing(PRICE),
   skills: [
     {
       id: 'echo',
       name: 'Echo',
       description: 'Answers {text}. Input: text (1 to 200 chars). 0.001 SOL per call, one free call a day.',
       examples: ['Echo "hi".', '{"text": "hi"}'],
-      inputSchema: {type: 'object', required: ['text'], properties: {text: {type: 'string', minLength: 1, maxLength: 200}}},
+      inputSchema: textInputSchema(),
     },
   ],
-}
+})
 
 let node: SolanaRpcServer
 let dataDir: string
@@ -56,18 +52,14 @@ const failOnce = new Set<string>()
 
 async function startAgent() {
   gate = createPayments({wallet, rpcUrl: node.url, dataDir, freePerDay: 1, card, clock, rpcTimeoutMs: 1000})
-  const agent = createAgent({
-    card,
-    payments: gate,
-    skills: {
-      echo: (input: {text: string}, ctx) => {
-        if (failOnce.delete(input.text)) throw new MeshError('unavailable', 'upstream_down', 'The upstream model is down')
-        return {text: input.text, paid_via: ctx.payment?.via ?? null}
-      },
+  const skills = {
+    echo: (input: {text: string}, ctx: SkillContext) => {
+      if (failOnce.delete(input.text)) throw new MeshError('unavailable', 'upstream_down', 'The upstream model is down')
+      return {text: input.text, paid_via: ctx.payment?.via ?? null}
     },
-  })
+  }
   // proxy: the test names each caller's IP with X-Forwarded-For.
-  server = await serve({services: [agent], logger: silentLogger, proxy: true})
+  server = await serveAgent({card, payments: gate, skills}, {proxy: true})
   return server.url
 }
 

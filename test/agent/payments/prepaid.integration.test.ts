@@ -5,6 +5,7 @@
  */
 import {afterEach, describe, expect, it, vi} from 'vitest'
 import {openSqlite} from '../../../src/store/sqlite.js'
+import {publicCard} from '../../support/agent-card.js'
 import {caught} from '../../support/caught.js'
 import {randomAddress} from '../../support/solana-rpc.js'
 import {expectAdmitted, expectChallenge, MINUTE, paidCall, payFor, paymentsWorld, PRICE, type PaymentsWorld} from './support.js'
@@ -52,18 +53,15 @@ describe('topup', () => {
   })
 
   it('defaults lamportsPerCredit to the highest price of the card and labels URIs with its name', async () => {
-    const card = {
+    const card = publicCard({
       name: 'Paid Echo',
       url: 'https://echo.example',
       version: '1',
       description: 'd',
-      defaultInputModes: ['application/json'],
-      defaultOutputModes: ['application/json'],
       protocols: ['http', 'x402'],
       pricing: {unit: 'request', amount: 5000, currency: 'lamports'},
-      availability: {now: true},
       skills: [{id: 'echo'}, {id: 'big', pricing: {unit: 'request', amount: 20000, currency: 'lamports'}}, {id: 'free', pricing: {amount: 0, currency: 'free'}}],
-    }
+    })
     world = await paymentsWorld({card, freePerDay: 0})
     expect(await world.gate.topup!({pubkey: alice, payerAddress: world.payer})).toMatchObject({lamports_per_credit: '20000'})
     const challenge = expectChallenge(await world.gate.admit(paidCall({lamports: 5000n})))

@@ -6,28 +6,23 @@
  * the caller shows, and the kit's 400 reaches the caller with its field.
  */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {createAgent} from '../../../src/agent/kit/index.js'
 import type {SkillContext} from '../../../src/agent/kit/types.js'
 import {createPayments} from '../../../src/agent/payments/index.js'
 import {callAgent} from '../../../src/client/agent/call-agent.js'
-import {serve, type HostedServer} from '../../../src/http/host.js'
+import type {HostedServer} from '../../../src/http/host.js'
 import {generateIdentityKeyPair} from '../../../src/identity/keys.js'
 import {silentLogger} from '../../../src/lib/log.js'
-import type {PublicCard} from '../../../src/protocol/agent-card.js'
+import {lamportsPricing, publicCard} from '../../support/agent-card.js'
 import {caught} from '../../support/caught.js'
+import {serveAgent} from '../../support/served-agent.js'
 import {randomAddress, startSolanaRpc, type SolanaRpcServer} from '../../support/solana-rpc.js'
 
 const PRICE = 2_000_000n
-const card: PublicCard = {
+const card = publicCard({
   name: 'Roundtrip Translator',
-  url: 'http://127.0.0.1',
-  version: '1.0.0',
   description: 'Translates short texts; one call a day free, then 0.002 SOL a call.',
-  defaultInputModes: ['application/json'],
-  defaultOutputModes: ['application/json'],
   protocols: ['http', 'x402'],
-  pricing: {unit: 'request', amount: Number(PRICE), currency: 'lamports', network: 'solana-devnet'},
-  availability: {now: true},
+  pricing: lamportsPricing(Number(PRICE)),
   skills: [
     {
       id: 'translate',
@@ -37,7 +32,7 @@ const card: PublicCard = {
       inputSchema: {type: 'object', required: ['text', 'to'], properties: {text: {type: 'string'}, to: {type: 'string', minLength: 2}}},
     },
   ],
-}
+})
 
 let node: SolanaRpcServer
 let host: HostedServer
@@ -48,7 +43,7 @@ const keys = generateIdentityKeyPair()
 beforeAll(async () => {
   node = await startSolanaRpc()
   const payments = createPayments({wallet, rpcUrl: node.url, network: 'solana-devnet', freePerDay: 1, card, rpcTimeoutMs: 2000})
-  const service = createAgent({
+  host = await serveAgent({
     card,
     payments,
     logger: silentLogger,
@@ -56,7 +51,6 @@ beforeAll(async () => {
       translate: (input: {text: string; to: string}, ctx: SkillContext) => ({text: input.to === 'fr' && input.text === 'hello' ? 'bonjour' : input.text, caller: ctx.caller.pubkey, via: ctx.payment?.via ?? null}),
     },
   })
-  host = await serve({services: [service], logger: silentLogger, port: 0})
 })
 afterAll(async () => {
   await host?.stop()

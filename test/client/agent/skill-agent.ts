@@ -14,6 +14,7 @@ import {verifyMeshSig} from '../../../src/identity/mesh-sig.js'
 import {createMemoryNonceStore} from '../../../src/identity/nonce-store.js'
 import {isMeshError} from '../../../src/lib/errors.js'
 import {lamportsToSol, PAYMENT_HEADERS} from '../../../src/protocol/agent-card.js'
+import {lamportsPricing, publicCard} from '../../support/agent-card.js'
 
 /** A random Solana address (base58 of 32 bytes). */
 export const walletAddress = () => base58Encode(randomBytes(32))
@@ -67,22 +68,18 @@ export async function startSkillAgent(options: SkillAgentOptions = {}): Promise<
   const agent = {wallet, lamports, validProofs: new Set<string>(), nonces: [] as string[], calls: [] as RecordedCall[]}
   let baseUrl = ''
 
-  const card = () => ({
-    name: 'Caller test agent',
-    url: baseUrl,
-    version: '1.0.0',
-    description: 'Echoes, charges and validates, for the caller tests.',
-    defaultInputModes: ['application/json'],
-    defaultOutputModes: ['application/json'],
-    protocols: ['http', 'x402'],
-    pricing: {unit: 'request', amount: 0, currency: 'free'},
-    availability: {now: true},
-    skills: [
-      {id: 'echo', name: 'Echo', description: 'Echoes the body.', examples: ['Echo hello.', '{"text":"hello"}']},
-      {id: 'paid', name: 'Paid', description: 'Costs lamports.', examples: ['Pay.', '{"text":"hi"}'], pricing: {unit: 'request', amount: Number(lamports), currency: 'lamports', network}},
-      {id: 'strict', name: 'Strict', description: 'Needs text.', examples: ['Check.', '{"text":"x"}']},
-    ],
-  })
+  const card = () =>
+    publicCard({
+      name: 'Caller test agent',
+      url: baseUrl,
+      description: 'Echoes, charges and validates, for the caller tests.',
+      protocols: ['http', 'x402'],
+      skills: [
+        {id: 'echo', name: 'Echo', description: 'Echoes the body.', examples: ['Echo hello.', '{"text":"hello"}']},
+        {id: 'paid', name: 'Paid', description: 'Costs lamports.', examples: ['Pay.', '{"text":"hi"}'], pricing: lamportsPricing(Number(lamports), network)},
+        {id: 'strict', name: 'Strict', description: 'Needs text.', examples: ['Check.', '{"text":"x"}']},
+      ],
+    })
 
   const challenge = (proofSent: boolean, resource: string): Challenge => {
     const nonce = randomBytes(12).toString('base64url')
