@@ -2,11 +2,10 @@ import {readFile, stat} from 'node:fs/promises'
 import {isAbsolute, relative, resolve, sep} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {Args, Flags} from '@oclif/core'
-import type {CardRule, Finding as CardFinding} from '../../agent/card-lint/index.js'
+import type {Finding as CardFinding} from '../../agent/card-lint/index.js'
 import {MeshCommand} from '../../cli/base-command.js'
 import {stdoutIsTTY} from '../../cli/tty.js'
 import {MeshError} from '../../lib/errors.js'
-import type {ProjectFile} from '../../standard/project/index.js'
 import type {Finding, ValidationReport} from '../../standard/validate/index.js'
 
 /** The most read of a card, file or URL: what the registry's prober reads (PROBE_MAX_BYTES). */
@@ -87,10 +86,11 @@ async function readCard(input: string): Promise<CardSource> {
 
 /** Findings placed at their line and column in the card's text, sorted as `mesh validate` sorts them. */
 async function toReport(source: CardSource, findings: CardFinding[], previous?: CardSource): Promise<CardLintReport> {
+  // positions.js alone: the validate index would also load the project loader and every check (~100 ms) a card never needs.
   const {PositionIndex} = await import('../../standard/validate/positions.js')
   const positions = new PositionIndex()
-  // PositionIndex reads only `path` and `text` of a file; a card is one JSON text (JSON is YAML, so it maps pointers the same way).
-  const file = {path: source.label, text: source.text} as ProjectFile
+  // A card is one JSON text (JSON is YAML, so pointers map the same way).
+  const file = {path: source.label, text: source.text}
   const placed = findings
     .map((finding) => ({file: source.label, ...positions.locate(file, {pointer: finding.path}), rule: finding.rule, severity: finding.severity, message: finding.message, path: finding.path}))
     .sort((a, b) => a.line - b.line || a.column - b.column)
@@ -105,34 +105,12 @@ async function toReport(source: CardSource, findings: CardFinding[], previous?: 
   }
 }
 
-/**
- * `mesh validate`'s SARIF log made about card rules: the tool is
- * mesh-card-lint, its rule catalogue is CARD_RULES, and a card read from a
- * URL (or outside the working directory) is located by its own address.
- */
-function sarifForCards(log: Record<string, any>, source: CardSource, rules: readonly CardRule[]): Record<string, any> {
-  const run = log.runs[0]
-  const index = new Map(rules.map((rule, position) => [rule.id, position]))
-  run.tool.driver = {
-    ...run.tool.driver,
-    name: 'mesh-card-lint',
-    informationUri: 'https://mesh.dev/docs/cards',
-    rules: rules.map((rule) => ({
-      id: rule.id,
-      name: rule.id.replace(/(^|-)([a-z0-9])/g, (_: string, __: string, letter: string) => letter.toUpperCase()),
-      shortDescription: {text: rule.summary},
-      fullDescription: {text: `${rule.summary} (${rule.source})`},
-      help: {text: rule.fix},
-      defaultConfiguration: {level: rule.severity === 'error' ? 'error' : 'warning'},
-    })),
-  }
-  const absolute = source.isUrl ? source.location : isAbsolute(source.label) ? pathToFileURL(source.label).href : undefined
-  for (const result of run.results) {
-    result.ruleIndex = index.get(result.ruleId)
-    if (absolute) for (const location of result.locations ?? []) location.physicalLocation.artifactLocation = {uri: absolute}
-  }
-  return log
-}
+/** Where SARIF locates the card: a card read from a URL or outside the working directory by its own address, else relative to the checkout. */
+const sarifArtifactUri = (source: CardSource) => (source.isUrl ? source.location : isAbsolute(source.label) ? pathToFileURL(source.label).href : undefined)
+
+/** mesh validate's formatters, told they are checking cards. */
+const CARD_TOOL = {name: 'mesh-card-lint', informationUri: 'https://mesh.dev/docs/cards'}
+const CARD_NOUN = 'card'
 
 /**
  * `mesh card lint <file|url>`. Imports only oclif and the base command at
@@ -183,12 +161,13 @@ Exit codes: 0 no error-level finding (warnings allowed), 1 at least one error, 2
     if (flags.format === 'json') {
       this.log(JSON.stringify(report, null, 2))
     } else if (flags.format === 'github') {
-      this.log(format.formatGithub(report).replace(/^mesh validate: (.*) in \d+ files?$/m, `mesh card lint: $1 in ${report.summary.files === 1 ? '1 card' : `${report.summary.files} cards`}`))
+      this.log(format.formatGithub(report, '', {tool: 'mesh card lint', noun: CARD_NOUN}))
     } else if (flags.format === 'sarif') {
-      this.log(JSON.stringify(sarifForCards(format.formatSarif(report, {toolVersion: this.config.version}), current, CARD_RULES), null, 2))
+      const sarif = format.formatSarif(report, {toolVersion: this.config.version, tool: CARD_TOOL, rules: CARD_RULES, artifactUri: sarifArtifactUri(current)})
+      this.log(JSON.stringify(sarif, null, 2))
     } else {
       const color = stdoutIsTTY() && !process.env.NO_COLOR
-      this.log(format.formatHuman(report, {color, verbose: false}).replace(/(\d+) files? checked$/, (_, count: string) => `${count === '1' ? '1 card' : `${count} cards`} checked`))
+      this.log(format.formatHuman(report, {color, verbose: false, noun: CARD_NOUN}))
     }
     return report
   }

@@ -6,6 +6,9 @@ export interface Position {
   column: number
 }
 
+/** What PositionIndex reads of a file: its path (the cache key) and its text. */
+export type LocatableFile = Pick<ProjectFile, 'path' | 'text' | 'yamlText' | 'yamlStartLine'>
+
 /** Where in a file a finding points: a fixed position, or a JSON pointer into its data. */
 export type Where =
   | Position
@@ -33,7 +36,7 @@ interface Source {
 export class PositionIndex {
   private readonly sources = new Map<string, Source | null>()
 
-  locate(file: ProjectFile, where: Where | undefined): Position {
+  locate(file: LocatableFile, where: Where | undefined): Position {
     if (!where) return {line: 1, column: 1}
     if (!('pointer' in where)) return {line: where.line, column: where.column}
     const source = this.source(file, where.recordLine)
@@ -43,7 +46,7 @@ export class PositionIndex {
     return toPosition(source, offset)
   }
 
-  private source(file: ProjectFile, recordLine?: number): Source | null {
+  private source(file: LocatableFile, recordLine?: number): Source | null {
     const cacheKey = `${file.path}\0${recordLine ?? ''}`
     const cached = this.sources.get(cacheKey)
     if (cached !== undefined) return cached

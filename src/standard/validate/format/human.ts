@@ -5,6 +5,8 @@ export interface HumanOptions {
   color: boolean
   /** Also list the paths that were not read, with why. */
   verbose: boolean
+  /** What was checked, counted in the summary line (default `file`; `mesh card lint` checks cards). */
+  noun?: string
 }
 
 const paint = (on: boolean, code: string) => (text: string) => (on ? `\u001B[${code}m${text}\u001B[0m` : text)
@@ -42,7 +44,7 @@ export function formatHuman(report: ValidationReport, options: HumanOptions): st
   }
   const {errors, warnings, infos, files, skipped} = report.summary
   const counts = `${plural(errors, 'error')}, ${plural(warnings, 'warning')}, ${plural(infos, 'info')}`
-  const scope = `${plural(files, 'file')} checked${skipped > 0 ? `, ${skipped} skipped${options.verbose ? '' : ' (--verbose lists them)'}` : ''}`
+  const scope = `${plural(files, options.noun ?? 'file')} checked${skipped > 0 ? `, ${skipped} skipped${options.verbose ? '' : ' (--verbose lists them)'}` : ''}`
   if (report.findings.length === 0) out.push(green(`✓ no problems — ${scope}`))
   else out.push(`${errors > 0 ? red('✖') : yellow('!')} ${counts} — ${scope}`)
   return out.join('\n')
