@@ -24,33 +24,39 @@ export function sendError(ctx: Context, status: number, code: string, message: s
 }
 
 /**
- * The outermost middleware of every mesh Koa app: known errors become their
- * JSON body, errors thrown by Koa itself (ctx.throw, body parsers) keep their
- * status with a generic code, and anything else is logged and answered as a
- * bare 500 so no stack trace or internal message leaves the process.
+ * Answers a caught error: a MeshError becomes its JSON body (field and
+ * details included, `Retry-After` from details.retry_after), an error thrown
+ * by Koa itself (ctx.throw, body parsers) keeps its 4xx status with a generic
+ * code, and anything else is logged as `what` and answered as a bare 500 so
+ * no stack trace or internal message leaves the process.
  */
+export function answerError(ctx: Context, error: unknown, logger: Logger, what = 'unhandled error') {
+  if (isMeshError(error)) {
+    const extra: Record<string, unknown> = {}
+    if (error.field) extra.field = error.field
+    if (error.details) Object.assign(extra, error.details)
+    const retryAfter = error.details?.retry_after
+    if (typeof retryAfter === 'number') ctx.set('Retry-After', String(Math.max(1, Math.ceil(retryAfter))))
+    sendError(ctx, STATUS_OF_KIND[error.kind], error.code, error.message, extra)
+    if (error.kind === 'internal') logger.error(error.message, {code: error.code})
+    return
+  }
+  const status = (error as {status?: unknown} | null | undefined)?.status
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    sendError(ctx, status, `http_${status}`, (error as Error).message || 'Bad request')
+    return
+  }
+  logger.error(what, {path: pathOf(ctx) ?? '(unparsable)', method: ctx.method, error: String((error as Error)?.stack ?? error)})
+  sendError(ctx, 500, 'internal', 'Internal server error')
+}
+
+/** The outermost middleware of every mesh Koa app: every error is answered by answerError. */
 export function errorMiddleware(logger: Logger) {
   return async (ctx: Context, next: Next) => {
     try {
       await next()
     } catch (error) {
-      if (isMeshError(error)) {
-        const extra: Record<string, unknown> = {}
-        if (error.field) extra.field = error.field
-        if (error.details) Object.assign(extra, error.details)
-        const retryAfter = error.details?.retry_after
-        if (typeof retryAfter === 'number') ctx.set('Retry-After', String(Math.max(1, Math.ceil(retryAfter))))
-        sendError(ctx, STATUS_OF_KIND[error.kind], error.code, error.message, extra)
-        if (error.kind === 'internal') logger.error(error.message, {code: error.code})
-        return
-      }
-      const status = (error as {status?: number; expose?: boolean}).status
-      if (typeof status === 'number' && status >= 400 && status < 500) {
-        sendError(ctx, status, `http_${status}`, (error as Error).message || 'Bad request')
-        return
-      }
-      logger.error('unhandled error', {path: pathOf(ctx) ?? '(unparsable)', method: ctx.method, error: String((error as Error)?.stack ?? error)})
-      sendError(ctx, 500, 'internal', 'Internal server error')
+      answerError(ctx, error, logger)
     }
   }
 }

@@ -9,10 +9,10 @@
  * (errorMiddleware, notFoundMiddleware around the service) carry it too.
  */
 import type {Context, Middleware, Next} from 'koa'
-import {sendError, STATUS_OF_KIND} from '../../http/error-middleware.js'
+import {answerError, sendError} from '../../http/error-middleware.js'
 import {readJsonBody} from '../../http/json-body.js'
 import {MESH_SIG_HEADER} from '../../identity/constants.js'
-import {isMeshError, MeshError} from '../../lib/errors.js'
+import {MeshError} from '../../lib/errors.js'
 import type {Logger} from '../../lib/log.js'
 import type {AgentCore} from '../kit/agent-core.js'
 import {
@@ -59,26 +59,6 @@ function sendDocument(ctx: Context, document: ServedDocument) {
   ctx.status = 200
   ctx.res.setHeader('Content-Type', JSON_TYPE)
   ctx.body = document.body
-}
-
-/** mesh's error body; a MeshError keeps its status, code, field and details (Retry-After from retry_after). */
-function sendFailure(ctx: Context, error: unknown, logger: Logger) {
-  if (isMeshError(error)) {
-    const extra: Record<string, unknown> = {}
-    if (error.field) extra.field = error.field
-    if (error.details) Object.assign(extra, error.details)
-    const retryAfter = error.details?.retry_after
-    if (typeof retryAfter === 'number') ctx.set('Retry-After', String(Math.max(1, Math.ceil(retryAfter))))
-    sendError(ctx, STATUS_OF_KIND[error.kind], error.code, error.message, extra)
-    return
-  }
-  const status = (error as {status?: unknown})?.status
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    sendError(ctx, status, `http_${status}`, (error as Error).message || 'Bad request')
-    return
-  }
-  logger.error('agent route failed', {method: ctx.method, path: ctx.path, error: String((error as Error)?.stack ?? error)})
-  sendError(ctx, 500, 'internal', 'Internal server error')
 }
 
 const isRead = (method: string) => method === 'GET' || method === 'HEAD'
@@ -165,7 +145,8 @@ export function agentMiddleware(core: AgentCore, logger: Logger): Middleware {
     try {
       handled = await route(ctx, ctx.path)
     } catch (error) {
-      sendFailure(ctx, error, logger)
+      // Answered here rather than by the host's errorMiddleware: the agent's own logger hears of it, and the answer does not depend on which app mounts the agent.
+      answerError(ctx, error, logger, 'agent route failed')
       return
     }
     if (!handled) await next()
