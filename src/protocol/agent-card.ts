@@ -47,6 +47,13 @@ export interface PublicCard {
   [extra: string]: unknown
 }
 
+/** spec Agent side: where an agent serves its PublicCard, under its `url`. */
+export const PUBLIC_CARD_PATH = '/.well-known/agent.json'
+/** spec Agent side: every skill is `POST /v1/<skill-id>` under the agent's `url`. */
+export const SKILL_PATH_PREFIX = '/v1/'
+
+/** spec Payment challenge: the native coin an offer's `asset` names; its amounts are in lamports. */
+export const NATIVE_ASSET = 'SOL'
 /** spec Payment challenge: 1 native coin = 1,000,000,000 lamports. */
 export const LAMPORTS_PER_SOL = 1_000_000_000n
 export const X402_VERSION = 1

@@ -4,14 +4,12 @@
  */
 import {PAYMENT_HEADERS, PAYMENT_PROOF_HEADER} from '../../protocol/agent-card.js'
 
-/** spec Agent side: the PublicCard. */
-export const PUBLIC_CARD_PATH = '/.well-known/agent.json'
+/** spec Agent side: the PublicCard at PUBLIC_CARD_PATH; skills under SKILL_PATH_PREFIX (shared with callers). */
+export {PUBLIC_CARD_PATH, SKILL_PATH_PREFIX} from '../../protocol/agent-card.js'
 /** DECISIONS A2A card: the A2A AgentCard derived from the PublicCard. */
 export const A2A_CARD_PATH = '/.well-known/agent-card.json'
 export const HEALTH_PATH = '/health'
 export const BANNER_PATH = '/'
-/** spec: `POST /v1/<skill-id>`; the segment after this prefix is the skill id. */
-export const SKILL_PATH_PREFIX = '/v1/'
 export const WHOAMI_PATH = '/v1/whoami'
 export const TOPUP_PATH = '/v1/topup'
 /** Ids under /v1/ the kit serves itself: no skill may take them. */

@@ -1,9 +1,9 @@
 /** A fresh 402: a new nonce stored, the four X-Payment-* headers and the challenge body (spec Payment challenge). */
 import {randomBytes} from 'node:crypto'
-import {PAYMENT_HEADERS, X402_VERSION} from '../../protocol/agent-card.js'
+import {NATIVE_ASSET, PAYMENT_HEADERS, X402_VERSION} from '../../protocol/agent-card.js'
 import {solanaPayUrl} from '../../protocol/solana-pay.js'
 import type {PaymentStore} from '../store/store.js'
-import {ASSET, NONCE_BYTES} from './constants.js'
+import {NONCE_BYTES} from './constants.js'
 import {challengeHint, type HintFacts} from './hints.js'
 import type {PaymentsConfig} from './options.js'
 import type {PaidCall, PaymentChallenge} from './types.js'
@@ -33,7 +33,7 @@ export function issueChallenge(config: PaymentsConfig, store: PaymentStore, call
           network: config.network,
           resource: call.resource,
           payTo: config.wallet,
-          asset: ASSET,
+          asset: NATIVE_ASSET,
           lamports,
           nonce,
           chainPayUrl: solanaPayUrl({recipient: config.wallet, lamports: call.lamports, memo: nonce, label: config.label}),

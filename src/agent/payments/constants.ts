@@ -2,8 +2,6 @@
 
 /** spec Pricing: `<chain>-devnet` for the test network; configuration only (spec Versioning 5). */
 export const DEFAULT_NETWORK = 'solana-devnet'
-/** spec Payment challenge: the native coin symbol. */
-export const ASSET = 'SOL'
 
 /** spec Limits: 5 to 25 suggested; 10 is in that range and enough to try a skill. */
 export const DEFAULT_FREE_PER_DAY = 10

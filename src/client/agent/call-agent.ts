@@ -10,11 +10,11 @@
 import type {KeyObject} from 'node:crypto'
 import {signRequest} from '../../identity/mesh-sig.js'
 import {MeshError} from '../../lib/errors.js'
-import {PAYMENT_PROOF_HEADER} from '../../protocol/agent-card.js'
+import {PAYMENT_PROOF_HEADER, SKILL_PATH_PREFIX} from '../../protocol/agent-card.js'
 import {errorFromResponse, MAX_ANSWER_BYTES, readCapped, unreachableReason} from '../http-json.js'
 import {printable} from '../printable.js'
 import {readPaymentChallenge, type PaymentChallenge} from './challenge.js'
-import {CALL_TIMEOUT_MS, SKILL_ID_PATTERN, SKILL_PATH_PREFIX} from './constants.js'
+import {CALL_TIMEOUT_MS, SKILL_ID_PATTERN} from './constants.js'
 import {isTransactionSignature} from './transaction-signature.js'
 
 export interface CallAgentOptions {

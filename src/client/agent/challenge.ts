@@ -8,10 +8,10 @@
  */
 import {isAddress} from '@solana/addresses'
 import {MeshError} from '../../lib/errors.js'
-import {lamportsToSol, LAMPORTS_PER_SOL, PAYMENT_HEADERS, X402_VERSION, type PaymentOffer} from '../../protocol/agent-card.js'
+import {lamportsToSol, LAMPORTS_PER_SOL, NATIVE_ASSET, PAYMENT_HEADERS, X402_VERSION, type PaymentOffer} from '../../protocol/agent-card.js'
 import {SOLANA_PAY_SCHEME, solanaPayUrl} from '../../protocol/solana-pay.js'
 import {printable} from '../printable.js'
-import {CHALLENGE_NONCE_PATTERN, NATIVE_ASSET, NETWORK_PATTERN} from './constants.js'
+import {CHALLENGE_NONCE_PATTERN, NETWORK_PATTERN} from './constants.js'
 
 /** What a caller needs to pay for one call, read from a 402 and checked. */
 export interface PaymentChallenge {

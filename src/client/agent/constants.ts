@@ -7,12 +7,8 @@
 export const CALL_TIMEOUT_MS = 60_000
 /** How long resolving an agent id through the registry (two small GETs) may take. */
 export const RESOLVE_TIMEOUT_MS = 15_000
-/** spec Agent side: every skill is `POST /v1/<skill-id>` under the agent's url. */
-export const SKILL_PATH_PREFIX = '/v1/'
 /** spec Site: the registry serves a live agent's PublicCard (the prober's cached copy) here. */
 export const REGISTRY_CARD_PATH = (agentId: string) => `/agent/${encodeURIComponent(agentId)}/.well-known/agent.json`
-/** The native coin of the only chain the kit verifies (its 402s are in lamports). */
-export const NATIVE_ASSET = 'SOL'
 /** spec Payment challenge: a transaction signature is base58 of 64 bytes. */
 export const PROOF_SIGNATURE_BYTES = 64
 /** Base58 of 64 bytes is 87 or 88 characters; fewer (down to 64) only with leading zero bytes. */

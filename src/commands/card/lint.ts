@@ -6,13 +6,13 @@ import type {Finding as CardFinding} from '../../agent/card-lint/index.js'
 import {MeshCommand} from '../../cli/base-command.js'
 import {stdoutIsTTY} from '../../cli/tty.js'
 import {MeshError} from '../../lib/errors.js'
+import {PUBLIC_CARD_PATH} from '../../protocol/agent-card.js'
 import type {Finding, ValidationReport} from '../../standard/validate/index.js'
 
 /** The most read of a card, file or URL: what the registry's prober reads (PROBE_MAX_BYTES). */
 const MAX_CARD_BYTES = 256 * 1024
 /** Deadline of a card fetched from a URL, redirects included. */
 const FETCH_TIMEOUT_MS = 10_000
-const WELL_KNOWN_CARD_PATH = '/.well-known/agent.json'
 
 /** A card as read: where it came from (as shown in findings), its text and its JSON value. */
 interface CardSource {
@@ -42,7 +42,7 @@ const unreadable = (code: string, message: string) => new MeshError('invalid', `
  */
 function cardUrl(raw: string): URL {
   const url = new URL(raw)
-  if (!url.pathname.endsWith('.json')) url.pathname = url.pathname.replace(/\/+$/, '') + WELL_KNOWN_CARD_PATH
+  if (!url.pathname.endsWith('.json')) url.pathname = url.pathname.replace(/\/+$/, '') + PUBLIC_CARD_PATH
   return url
 }
 

@@ -2,9 +2,8 @@ import {Args} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {shown} from '../../client/printable.js'
 import {MeshError} from '../../lib/errors.js'
+import {PUBLIC_CARD_PATH} from '../../protocol/agent-card.js'
 import type {AgentProbe, SkillProbe} from '../../registry/probe/index.js'
-
-const WELL_KNOWN_CARD_PATH = '/.well-known/agent.json'
 
 /** What `--json` prints: the probe result the registry would save, and the address probed. */
 export interface CardProbeReport extends AgentProbe {
@@ -22,7 +21,7 @@ function endpointOf(raw: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new MeshError('invalid', 'usage_card_probe_url', `The agent address must be an http(s) URL such as https://agent.example, got "${shown(raw.slice(0, 200))}"`)
   const base = url.href.split(/[?#]/)[0]
-  return base.endsWith(WELL_KNOWN_CARD_PATH) ? base.slice(0, -WELL_KNOWN_CARD_PATH.length) : base.replace(/\/+$/, '')
+  return base.endsWith(PUBLIC_CARD_PATH) ? base.slice(0, -PUBLIC_CARD_PATH.length) : base.replace(/\/+$/, '')
 }
 
 const yesNo = (value: boolean | null, unknown: string) => (value === null ? unknown : value ? 'yes' : 'no')
