@@ -44,15 +44,8 @@ export interface ProofRecord {
   expiresMs: number | null
 }
 
-export interface NewProof {
-  signature: string
-  nonce: string
-  resource: string
-  bodyHash: string
-  lamports: bigint
-  paidLamports: bigint
-  nowMs: number
-}
+/** A proof being claimed: what its record will hold, at `nowMs`. */
+export type NewProof = Pick<ProofRecord, 'signature' | 'nonce' | 'resource' | 'bodyHash' | 'lamports' | 'paidLamports'> & {nowMs: number}
 
 export type ClaimResult =
   | {claimed: true; proof: ProofRecord}
