@@ -1,5 +1,5 @@
 import {createServer, type RequestListener, type Server} from 'node:http'
-import type {AddressInfo} from 'node:net'
+import {createServer as createNetServer, type AddressInfo} from 'node:net'
 import type {Duplex} from 'node:stream'
 import {writeRawError} from './raw-error.js'
 
@@ -52,4 +52,20 @@ export async function listen(handler: RequestListener, port = 0, host = '127.0.0
         server.close(() => resolve())
       }),
   }
+}
+
+/**
+ * Asks the OS for a free port, so a server started with `--port 0` knows its
+ * public URL before the services (and the cards that carry it) are built.
+ * The port may be taken by someone else before it is bound (a small race).
+ */
+export async function freePort(host: string): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createNetServer()
+    probe.once('error', fail)
+    probe.listen(0, host, () => {
+      const {port} = probe.address() as {port: number}
+      probe.close(() => done(port))
+    })
+  })
 }

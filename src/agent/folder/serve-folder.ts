@@ -5,7 +5,6 @@
  * `url` = the public URL (DECISIONS: Public address), so callers and the
  * registry's prober reach the skills where they really are.
  */
-import {createServer} from 'node:net'
 import {serve, type HostedServer} from '../../http/host.js'
 import {MeshError} from '../../lib/errors.js'
 import type {Logger} from '../../lib/log.js'
@@ -16,6 +15,7 @@ import {AGENT_NONCES_MIGRATIONS, createSqliteNonceStore} from '../store/mesh-sig
 import {migrateSqlite, openSqlite} from '../../store/sqlite.js'
 import type {PaymentGate} from '../payments/types.js'
 import type {AgentFolder} from './load.js'
+import {freePort} from '../../http/listen.js'
 
 /** Pay-per-call settings (`--wallet`, `--network`, `--rpc-url`, `--free-per-day`). */
 export interface FolderPayments {
@@ -85,17 +85,6 @@ export function assertChargeable(card: PublicCard, source: string): void {
   }
 }
 
-/** Asks the OS for a free port, so `--port 0` knows its public URL before the card is built. */
-async function freePort(host: string): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer()
-    probe.once('error', fail)
-    probe.listen(0, host, () => {
-      const {port} = probe.address() as {port: number}
-      probe.close(() => done(port))
-    })
-  })
-}
 
 /** createAgent's and createPayments' TypeErrors are about the folder or the flags: one MeshError naming the file. */
 function asFolderError(error: unknown, source: string): unknown {

@@ -1,19 +1,7 @@
-import {createServer} from 'node:net'
 import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {relayLimitFlags, relayLimitsOf, serverFlags} from '../../cli/server-flags.js'
-
-/** Asks the OS for a free port, so `--port 0` still knows its public URL before the services are built. */
-async function freePort(host: string): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer()
-    probe.once('error', fail)
-    probe.listen(0, host, () => {
-      const {port} = probe.address() as {port: number}
-      probe.close(() => done(port))
-    })
-  })
-}
+import {freePort} from '../../http/listen.js'
 
 export default class ServeRegistry extends MeshCommand {
   static override description = `Run an agent registry (with its search, prober, message bus and the cluster relay) on one port.
