@@ -8,7 +8,8 @@ import {readFile} from 'node:fs/promises'
 import {join, resolve} from 'node:path'
 import {writeFileAtomic} from '../lib/atomic-write.js'
 import {MeshError} from '../lib/errors.js'
-import type {SecretBackend} from '../identity/secrets.js'
+import {exportPublicKey, generateIdentityKeyPair, importPrivateKey} from '../identity/keys.js'
+import type {SecretBackend, SecretStore} from '../identity/secrets.js'
 
 /** DECISIONS/project standard: credentials live under `.mesh/credentials/` (never committed). */
 export const DEFAULT_CREDENTIALS_DIR = '.mesh/credentials'
@@ -65,4 +66,24 @@ export async function resolveAgentId(dir: string, flag?: string): Promise<{agent
     throw new MeshError('invalid', 'usage_no_agent', `No agent registered from here (${dir}); run \`mesh register <agent_id>\` or pass --agent`)
   }
   throw new MeshError('invalid', 'usage_agent_ambiguous', `Several agents are registered (${ids.join(', ')}); pass --agent <id>`)
+}
+
+/**
+ * An agent's identity key from the secret store, created when there is none
+ * and saved before it is used, so a crash while registering never loses a
+ * key the registry has bound. Shared by `mesh register` and `mesh agent serve`.
+ */
+export async function identityKeyOf(store: SecretStore, agentId: string): Promise<{pem: string; pubkey: string; created: boolean}> {
+  let pem = await store.get(identityKeyName(agentId))
+  const created = pem === null
+  if (pem === null) {
+    pem = generateIdentityKeyPair().privateKeyPem
+    await store.set(identityKeyName(agentId), pem)
+  }
+  try {
+    return {pem, pubkey: exportPublicKey(importPrivateKey(pem)), created}
+  } catch {
+    // Never echo key material: say where it is and what to do.
+    throw new MeshError('invalid', 'identity_key_unreadable', `The identity key of ${agentId} in ${store.location} is not an Ed25519 private key (PKCS#8 PEM); restore it from a backup (a new key cannot take over an id already registered)`)
+  }
 }

@@ -9,10 +9,9 @@
  */
 import {setTimeout as sleepFor} from 'node:timers/promises'
 import {createRegistryClient, type RegistryClient} from '../client/registry/registry-client.js'
-import {exportPublicKey, generateIdentityKeyPair, importPrivateKey} from '../identity/keys.js'
 import {openSecretStore, type SecretStore} from '../identity/secrets.js'
 import {isMeshError, MeshError} from '../lib/errors.js'
-import {apiKeyName, identityKeyName, readProfiles, saveProfile} from './credentials.js'
+import {apiKeyName, identityKeyOf, readProfiles, saveProfile} from './credentials.js'
 import type {DiscoveryCard} from './discovery-card.js'
 import {runHeartbeat, type HeartbeatEvent} from './heartbeat.js'
 
@@ -66,23 +65,6 @@ const isTransient = (error: unknown) => !isMeshError(error) || error.kind === 'u
 const errorOf = (error: unknown) =>
   isMeshError(error) ? {code: error.code, message: error.message} : {code: 'register_failed', message: String((error as Error)?.message ?? error)}
 
-/** The agent's identity key from the store, created (and saved first) when there is none. */
-async function identityKey(store: SecretStore, agentId: string): Promise<{pem: string; pubkey: string; created: boolean}> {
-  let pem = await store.get(identityKeyName(agentId))
-  const created = pem === null
-  if (pem === null) {
-    // Saved before registering, so a crash in between never loses a key the registry has bound.
-    pem = generateIdentityKeyPair().privateKeyPem
-    await store.set(identityKeyName(agentId), pem)
-  }
-  try {
-    return {pem, pubkey: exportPublicKey(importPrivateKey(pem)), created}
-  } catch {
-    // Never echo key material: say where it is and what to do.
-    throw new MeshError('invalid', 'identity_key_unreadable', `The identity key of ${agentId} in ${store.location} is not an Ed25519 private key (PKCS#8 PEM); restore it from a backup (a new key cannot take over an id already registered)`)
-  }
-}
-
 /**
  * Registers the agent (or rotates its api_key when the id is already bound
  * to this identity key) and stores the api_key and the profile. Returns the
@@ -90,7 +72,7 @@ async function identityKey(store: SecretStore, agentId: string): Promise<{pem: s
  */
 async function register(options: KeepRegisteredOptions, client: NonNullable<KeepRegisteredOptions['client']>, store: SecretStore, at: () => string): Promise<string> {
   const card = await options.loadCard()
-  const key = await identityKey(store, options.agentId)
+  const key = await identityKeyOf(store, options.agentId)
   let answer
   try {
     answer = await client.register(

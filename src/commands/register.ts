@@ -33,9 +33,8 @@ Creates the agent's identity key (or reuses the one kept for this agent id), reg
   async run() {
     const {args, flags} = await this.parse(Register)
     assertAgentId(args.agent_id)
-    const [{resolveRegistryUrl, createRegistryClient}, identity, secrets, creds] = await Promise.all([
+    const [{resolveRegistryUrl, createRegistryClient}, secrets, creds] = await Promise.all([
       import('../client/registry/registry-client.js'),
-      import('../identity/keys.js'),
       import('../identity/secrets.js'),
       import('../agent/credentials.js'),
     ])
@@ -45,21 +44,8 @@ Creates the agent's identity key (or reuses the one kept for this agent id), reg
     await creds.readProfiles(dir)
     const store = await secrets.openSecretStore({dir})
 
-    // The identity key is saved before registering, so a crash in between never loses a bound key.
-    let privateKeyPem = await store.get(creds.identityKeyName(args.agent_id))
-    let createdKey = false
-    if (!privateKeyPem) {
-      privateKeyPem = identity.generateIdentityKeyPair().privateKeyPem
-      await store.set(creds.identityKeyName(args.agent_id), privateKeyPem)
-      createdKey = true
-    }
-    let pubkey: string
-    try {
-      pubkey = identity.exportPublicKey(identity.importPrivateKey(privateKeyPem))
-    } catch {
-      // Never echo the key material; name where it is and what to do.
-      throw new MeshError('invalid', 'identity_key_unreadable', `The identity key of ${args.agent_id} in ${store.location} is not an Ed25519 private key (PKCS#8 PEM); restore it from a backup (a new key cannot take over an id already registered)`)
-    }
+    // Saved before registering, so a crash in between never loses a bound key.
+    const {pem: privateKeyPem, pubkey, created: createdKey} = await creds.identityKeyOf(store, args.agent_id)
     const capabilities = flags.capabilities?.split(',').map((c) => c.trim()).filter(Boolean)
     const client = createRegistryClient({registry})
     const answer = await client.register(
