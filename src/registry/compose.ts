@@ -31,6 +31,7 @@ import {createPostgresRegistryStore} from './store/postgres.js'
 import {createSqliteRegistryStore} from './store/sqlite.js'
 import type {RegistryStore} from './store/store.js'
 import type {RegistryLimits} from './types.js'
+import type {StandardSite} from '../standard/site.js'
 
 export interface RegistryServerConfig {
   /** Data dir: `mesh.db` (SQLite), the secrets files. Created with mode 0700. */
@@ -61,6 +62,8 @@ export interface RegistryServerConfig {
   relay?: boolean
   /** SQLite only: agent records kept in memory (default 16,384; see store/record-cache.ts). */
   recordCacheEntries?: number
+  /** The standard's site the registry serves (`--site-dir`, loadStandardSiteDir); default the shipped texts. */
+  site?: StandardSite
 }
 
 export interface RegistryServer {
@@ -157,7 +160,7 @@ export async function buildRegistryServer(config: RegistryServerConfig): Promise
         allowPrivateWebhooks: config.allowPrivateEndpoints,
       }),
     ]
-    const registry = createRegistry({context, parts, proxy: config.proxy, healthViews: relay ? {relay: relay.nodeView} : undefined})
+    const registry = createRegistry({context, parts, proxy: config.proxy, site: config.site, healthViews: relay ? {relay: relay.nodeView} : undefined})
     return {
       services: relay ? [registry, relay] : [registry],
       registry,

@@ -8,6 +8,7 @@ import type {Duplex} from 'node:stream'
 import {clientIp} from '../http/client-ip.js'
 import {refuseUpgrade} from '../http/host.js'
 import type {MeshService} from '../http/service.js'
+import type {StandardSite} from '../standard/site.js'
 import {createRegistryContext, type CoreRegistryContext, type RegistryContextOptions} from './context.js'
 import {REGISTRY_PATH} from './constants.js'
 import {registryHealth, type HealthViews} from './health.js'
@@ -30,6 +31,8 @@ interface RegistryExtras {
    * per-IP limit of the forwarded address, as routes do (give `serve` the same setting).
    */
   proxy?: boolean
+  /** The standard's site (`/standard/version`, `/standard/CHANGELOG.md`, `/resources`); default the shipped texts. */
+  site?: StandardSite
 }
 
 /**
@@ -56,7 +59,7 @@ export function createRegistry(options: RegistryOptions): RegistryService {
   }
   const middleware = registryChain({
     guards: registryGuards(context),
-    routes: createRegistryRoutes(context, createRegistryOperations(context), registryHealth(context, parts, options.healthViews)),
+    routes: createRegistryRoutes(context, createRegistryOperations(context), registryHealth(context, parts, options.healthViews), options.site),
     parts: parts.flatMap((part) => (part.middleware ? [part.middleware] : [])),
   })
   const sweep = createOfflineSweep({store: context.store, events: context.events, clock: context.clock, logger: context.logger, intervalMs: options.sweepIntervalMs})

@@ -11,6 +11,7 @@ Storage is SQLite in <data>/mesh.db unless --database-url names a PostgreSQL dat
   static override examples = [
     '<%= config.bin %> serve registry',
     '<%= config.bin %> serve registry --port 443 --host 0.0.0.0 --public-url https://registry.example --data /var/lib/mesh',
+    '<%= config.bin %> serve registry --site-dir /etc/mesh/site',
     '<%= config.bin %> serve registry --host 0.0.0.0 --proxy --public-url https://registry.example --database-url postgres://mesh@db/mesh --nats nats://nats:4222',
   ]
 
@@ -20,6 +21,9 @@ Storage is SQLite in <data>/mesh.db unless --database-url names a PostgreSQL dat
     'rate-limit-ip': Flags.integer({description: 'requests per minute per client IP on registry routes', default: 600, min: 1}),
     'rate-limit-identity': Flags.integer({description: 'requests per minute per verified agent or signing key', default: 300, min: 1}),
     'rate-limit-register': Flags.integer({description: 'registrations per hour per client IP', default: 60, min: 1}),
+    'site-dir': Flags.directory({
+      description: "serve the standard's site from this folder: standard/version, standard/CHANGELOG.md and resources.md (default: the texts this build of mesh ships)",
+    }),
     ...relayLimitFlags,
   }
 
@@ -28,6 +32,8 @@ Storage is SQLite in <data>/mesh.db unless --database-url names a PostgreSQL dat
   async run() {
     const {flags, metadata} = await this.parse(ServeRegistry)
     const {runServer} = await import('../../cli/serve-run.js')
+    // Checked before anything starts: a missing or malformed file is a usage error, not a half-started server.
+    const site = flags['site-dir'] ? await (await import('../../standard/site.js')).loadStandardSiteDir(flags['site-dir']) : undefined
     await runServer({
       service: 'registry',
       flags,
@@ -55,6 +61,7 @@ Storage is SQLite in <data>/mesh.db unless --database-url names a PostgreSQL dat
           },
           relayLimits: relayLimitsOf(flags),
           proxy: flags.proxy,
+          site,
         })
         let hosted
         try {

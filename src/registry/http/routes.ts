@@ -13,7 +13,9 @@ import {assertValid} from '../../lib/schemas.js'
 import {ADMIN_KEY_HEADER, AGENT_ID_PATTERN, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, NETWORK_DEFAULT_LIMIT, NETWORK_MAX_LIMIT} from '../constants.js'
 import type {CoreRegistryContext} from '../context.js'
 import type {RegistryOperations} from '../service.js'
+import {shippedStandardSite, type StandardSite} from '../../standard/site.js'
 import {renderAgentPage, SITE_PAGE_HEADERS} from './site-page.js'
+import {addStandardSiteRoutes} from './standard-site.js'
 
 /** Opaque keyset cursor: base64url of `a:<last agent_id>`. */
 export const encodeCursor = (after: string) => Buffer.from(`a:${after}`, 'utf8').toString('base64url')
@@ -52,8 +54,8 @@ export interface RegistryRoutes {
   fixed: Middleware
 }
 
-/** `health` adds this node's view to `/health` (../health.ts). */
-export function createRegistryRoutes(ctx: CoreRegistryContext, ops: RegistryOperations, health: () => Record<string, unknown> = () => ({})): RegistryRoutes {
+/** `health` adds this node's view to `/health` (../health.ts); `site` is the standard's site (standard-site.ts). */
+export function createRegistryRoutes(ctx: CoreRegistryContext, ops: RegistryOperations, health: () => Record<string, unknown> = () => ({}), site?: StandardSite): RegistryRoutes {
   const router = new Router()
   // path → method → handler: two lookups, no string built per request.
   const exact = new Map<string, Map<string, (koa: Context) => Promise<void>>>()
@@ -155,6 +157,9 @@ export function createRegistryRoutes(ctx: CoreRegistryContext, ops: RegistryOper
     const fetchedMs = Date.parse(fetchedAt)
     if (Number.isFinite(fetchedMs)) koa.set('Last-Modified', new Date(fetchedMs).toUTCString())
   })
+
+  // spec (project standard) items 4–5: the standard's site; the shipped texts unless --site-dir replaced them.
+  addStandardSiteRoutes(router, site ?? shippedStandardSite(ctx.publicUrl))
 
   router.get('/health', (koa) => {
     koa.body = {ok: true, service: 'registry', ...health()}

@@ -75,16 +75,25 @@ export function agentInstructions(answers: InitAnswers): string {
   return `${MARKERS.preambleBegin}${preamble(answers)}${MARKERS.preambleEnd}\n\n${MARKERS.operatorBegin}${OPERATOR_PLACEHOLDER}${MARKERS.operatorEnd}\n`
 }
 
+/**
+ * spec v17: the network's lines of the resources page (its hub, docs and the
+ * standard's site). The registry's shipped `/resources` page and a new
+ * project's RESOURCES.md both start from them.
+ */
+export function networkResourceLines(hub: string, hubDocs: string): string {
+  return `- Hub: ${hub}
+- Hub docs: ${hubDocs}
+- The standard: ${hub}/standard (version at ${hub}/standard/version, changelog at ${hub}/standard/CHANGELOG.md)
+`
+}
+
 /** spec v17: RESOURCES.md — the mirrored part, the closing marker, then the operator's part. */
 export function resourcesFile(answers: InitAnswers): string {
   return `# Network resources
 
 <!-- Mirrored from the standard's resources page: \`mesh render --resources <file>\` replaces everything above the end marker. -->
 
-- Hub: ${answers.hub}
-- Hub docs: ${answers.hubDocs}
-- The standard: ${answers.hub}/standard (version at ${answers.hub}/standard/version, changelog at ${answers.hub}/standard/CHANGELOG.md)
-- This project's cluster endpoint: ${clusterEndpoint(answers)}
+${networkResourceLines(answers.hub, answers.hubDocs)}- This project's cluster endpoint: ${clusterEndpoint(answers)}
 
 ${MARKERS.resourcesEnd}
 
