@@ -51,7 +51,9 @@ const payloads = (raw: RawClient) => raw.texts('message').map((f) => f.payload)
 const expected = (count: number) => Array.from({length: count}, (_, i) => text(i))
 
 it('keeps the stream well-formed while pings cross it both ways during bursts', async () => {
-  const r = await room({pingIntervalMs: 100})
+  // Long enough that a pong delayed by this busy process (client, server and pinger share one event loop)
+  // still arrives before the next server ping: a missed pong closes the socket as idle.
+  const r = await room({pingIntervalMs: 400})
   const readers = [await r.reader('r1'), await r.reader('r2')]
   let pingsSent = 0
   const pinger = setInterval(() => {
@@ -60,7 +62,7 @@ it('keeps the stream well-formed while pings cross it both ways during bursts', 
   }, 2)
   try {
     // Bursts until each reader has had server pings between data frames.
-    for (let round = 0; round < 200; round++) {
+    for (let round = 0; round < 2000; round++) {
       await r.burst(30)
       if (readers.every((raw) => raw.frames.filter((f) => f.kind === 'ping').length >= 3)) break
     }
