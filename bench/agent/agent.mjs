@@ -30,11 +30,8 @@ import {
   verifyMeshSig,
 } from '../../dist/identity/index.js'
 import {BODY, SKILL_PATH, bareKoaServer, kitServer} from './servers.mjs'
+import {option} from '../options.mjs'
 
-const option = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i > 0 ? process.argv[i + 1] : fallback
-}
 const VERIFICATIONS = Number(option('verifications', 20_000))
 const REQUESTS = Number(option('requests', 10_000))
 const WARMUP = Number(option('warmup', 2_000))

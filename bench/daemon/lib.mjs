@@ -14,11 +14,7 @@ export const BIN = join(ROOT, 'bin', 'run.js')
 /** No colour, no standard catch-up or transport over the network, file secrets. */
 export const env = {...process.env, CI: 'true', NO_COLOR: '1', MESH_STANDARD_URL: '', MESH_SECRETS_BACKEND: 'file', MESH_DAEMON_TRANSPORT: 'off'}
 
-/** `--name value` of this process's arguments, or `fallback`. */
-export const option = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i > 0 ? process.argv[i + 1] : fallback
-}
+export {option} from '../options.mjs'
 
 export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
 export const sortedOf = (values) => [...values].sort((a, b) => a - b)

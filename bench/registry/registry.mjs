@@ -29,11 +29,8 @@ import {AgentSearchIndex} from '../../dist/registry/search/agent-index.js'
 import {tokenize} from '../../dist/registry/search/tokenizer.js'
 import {hashApiKey} from '../../dist/registry/service.js'
 import {prng, syntheticCard, syntheticPrompts} from './vocabulary.mjs'
+import {option} from '../options.mjs'
 
-const option = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`)
-  return i > 0 ? process.argv[i + 1] : fallback
-}
 const AGENTS = Number(option('agents', 10_000))
 const CARDS = Number(option('cards', 100_000))
 const QUERIES = Number(option('queries', 400))
