@@ -13,6 +13,7 @@ import {relayHealthRoute} from './http/health.js'
 import {relayRoutes} from './http/routes.js'
 import type {RelayLimits, RelayOptions, RelayService} from './types.js'
 import {createUpgradeHandler} from './ws/upgrade.js'
+import {createPublicClusterView} from './public-view.js'
 
 /** Merges limits over the defaults; a limit that is not a positive number is a programming error. */
 function resolveLimits(partial: Partial<RelayLimits> = {}): RelayLimits {
@@ -45,6 +46,7 @@ export function createRelay(options: RelayOptions): RelayService {
   return {
     name: 'relay',
     clusters,
+    publicView: createPublicClusterView({store, hub, clusters, boards}),
     middleware,
     upgrade,
     nodeView,

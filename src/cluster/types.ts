@@ -5,6 +5,7 @@
  * `mesh serve registry` and uses `RelayService.broadcast` for the legacy
  * channel route.
  */
+import type {PublicClusterView} from './public-view.js'
 import type {Bus} from '../bus/bus.js'
 import type {PeerView} from '../bus/peers.js'
 import type {MeshService} from '../http/service.js'
@@ -139,6 +140,8 @@ export interface RelayNodeView {
 
 /** The relay as a MeshService, plus the send used by the registry's legacy channel route. */
 export interface RelayService extends MeshService {
+  /** What external surfaces (the registry's web pages) may show: public clusters only, members masked. */
+  readonly publicView: PublicClusterView
   /** This node's view of its peers (the registry's `/health` shows it when it serves the relay). */
   nodeView(): RelayNodeView
   /** Runs one node heartbeat now: marks this node alive, logs peer changes, sweeps silent nodes, announces its members again if it was swept (tests, operators). */

@@ -26,6 +26,8 @@ import {createSqliteMessagingStore} from './messaging/store/sqlite.js'
 import {createProbePart} from './probe/part.js'
 import {createRegistry, type RegistryService} from './registry.js'
 import {createSearchPart} from './search/part.js'
+import {createSitePart} from './site/part.js'
+import type {SiteOptions} from './site/types.js'
 import {loadRegistrySecrets} from './shared-secrets.js'
 import {createPostgresRegistryStore} from './store/postgres.js'
 import {createSqliteRegistryStore} from './store/sqlite.js'
@@ -64,6 +66,8 @@ export interface RegistryServerConfig {
   recordCacheEntries?: number
   /** The standard's site the registry serves (`--site-dir`, loadStandardSiteDir); default the shipped texts. */
   site?: StandardSite
+  /** Options of the web pages (catalog poll period, stream cap); search and the relay's public face are wired here. */
+  pages?: Omit<SiteOptions, 'search' | 'clusters'>
 }
 
 export interface RegistryServer {
@@ -151,14 +155,17 @@ export async function buildRegistryServer(config: RegistryServerConfig): Promise
       })
     }
 
+    const search = createSearchPart(context)
     const parts = [
-      createSearchPart(context),
+      search,
       createProbePart(context, {allowPrivate: config.allowPrivateEndpoints}),
       createMessagingPart(context, {
         store: pool ? await createPostgresMessagingStore(pool) : createSqliteMessagingStore(db!),
         channels: relay,
         allowPrivateWebhooks: config.allowPrivateEndpoints,
       }),
+      // The web pages read the search index and the relay's public face (docs/site.md).
+      createSitePart(context, {...config.pages, search: search.service, clusters: relay?.publicView}),
     ]
     const registry = createRegistry({context, parts, proxy: config.proxy, site: config.site, healthViews: relay ? {relay: relay.nodeView} : undefined})
     return {

@@ -1,0 +1,39 @@
+/** The seams of the site: what a page area receives and what it hands back. */
+import type {PublicClusterView} from '../../cluster/public-view.js'
+import type {EventStreamHub} from '../../http/sse.js'
+import type {MeshService} from '../../http/service.js'
+import type {SearchService} from '../search/search-service.js'
+import type {RegistryContext} from '../types.js'
+import type {SiteAssets} from './assets.js'
+
+export interface SiteOptions {
+  /** The search behind `/network?q=` and the page's search box; without it the box is not shown. */
+  search?: SearchService
+  /** The relay's public face behind `/clusters`; without it (no relay on this node) the pages say so. */
+  clusters?: PublicClusterView
+  /** How often the catalog is re-read for live pages (ms, only while one is open); default 2000. */
+  catalogPollMs?: number
+  /** Open event streams per area at most; default MAX_EVENT_STREAMS. */
+  maxStreams?: number
+  /** The static files; default the shipped ones (tests may pass their own). */
+  assets?: SiteAssets
+}
+
+/** What every page area is built from. */
+export interface SiteDeps {
+  context: RegistryContext
+  assets: SiteAssets
+  search?: SearchService
+  clusters?: PublicClusterView
+  catalogPollMs: number
+  /** Makes an event-stream hub with the site's limits (one per live area). */
+  streams(): EventStreamHub
+}
+
+/** One area of the site (agent pages, network, clusters): its routes and background work. */
+export interface SiteArea {
+  name: string
+  middleware: MeshService['middleware']
+  start?(): Promise<void> | void
+  close?(): Promise<void> | void
+}
