@@ -67,7 +67,7 @@ export interface RegistryServerConfig {
   /** The standard's site the registry serves (`--site-dir`, loadStandardSiteDir); default the shipped texts. */
   site?: StandardSite
   /** Options of the web pages (catalog poll period, stream cap); search and the relay's public face are wired here. */
-  pages?: Omit<SiteOptions, 'search' | 'clusters'>
+  pages?: Omit<SiteOptions, 'search' | 'clusters' | 'standard'>
 }
 
 export interface RegistryServer {
@@ -165,7 +165,7 @@ export async function buildRegistryServer(config: RegistryServerConfig): Promise
         allowPrivateWebhooks: config.allowPrivateEndpoints,
       }),
       // The web pages read the search index and the relay's public face (docs/site.md).
-      createSitePart(context, {...config.pages, search: search.service, clusters: relay?.publicView}),
+      createSitePart(context, {...config.pages, search: search.service, clusters: relay?.publicView, standard: config.site}),
     ]
     const registry = createRegistry({context, parts, proxy: config.proxy, site: config.site, healthViews: relay ? {relay: relay.nodeView} : undefined})
     return {

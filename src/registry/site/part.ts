@@ -13,6 +13,8 @@ import {createClusterPages} from './clusters/area.js'
 import {MAX_EVENT_STREAMS, STREAM_KEEPALIVE_MS, STREAM_RETRY_MS} from './constants.js'
 import {siteChain} from './http/chain.js'
 import {createNetworkPages} from './network/area.js'
+import {createStandardPages} from './standard/area.js'
+import {shippedStandardSite} from '../../standard/site.js'
 import type {SiteDeps, SiteOptions} from './types.js'
 
 export const DEFAULT_CATALOG_POLL_MS = 2000
@@ -24,9 +26,10 @@ export function createSitePart(context: RegistryContext, options: SiteOptions = 
     search: options.search,
     clusters: options.clusters,
     catalogPollMs: options.catalogPollMs ?? DEFAULT_CATALOG_POLL_MS,
+    standard: options.standard ?? shippedStandardSite(context.publicUrl),
     streams: () => createEventStreamHub({max: options.maxStreams ?? MAX_EVENT_STREAMS, keepaliveMs: STREAM_KEEPALIVE_MS, retryMs: STREAM_RETRY_MS}),
   }
-  const areas = [createAgentPages(deps), createNetworkPages(deps), createClusterPages(deps)]
+  const areas = [createAgentPages(deps), createNetworkPages(deps), createClusterPages(deps), createStandardPages(deps)]
   return {
     name: 'site',
     middleware: siteChain(deps.assets, areas),

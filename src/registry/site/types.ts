@@ -5,6 +5,7 @@ import type {MeshService} from '../../http/service.js'
 import type {SearchService} from '../search/search-service.js'
 import type {RegistryContext} from '../types.js'
 import type {SiteAssets} from './assets.js'
+import type {StandardSite} from '../../standard/site.js'
 
 export interface SiteOptions {
   /** The search behind `/network?q=` and the page's search box; without it the box is not shown. */
@@ -17,6 +18,8 @@ export interface SiteOptions {
   maxStreams?: number
   /** The static files; default the shipped ones (tests may pass their own). */
   assets?: SiteAssets
+  /** The standard's texts behind the `/resources` page; default the shipped ones. */
+  standard?: StandardSite
 }
 
 /** What every page area is built from. */
@@ -26,6 +29,7 @@ export interface SiteDeps {
   search?: SearchService
   clusters?: PublicClusterView
   catalogPollMs: number
+  standard: StandardSite
   /** Makes an event-stream hub with the site's limits (one per live area). */
   streams(): EventStreamHub
 }
