@@ -1,0 +1,31 @@
+import {describe, expect, it} from 'vitest'
+import {createSitePart} from '../../../src/registry/site/part.js'
+import {SITE_CSP} from '../../../src/registry/site/constants.js'
+import {createSiteAssets} from '../../../src/registry/site/assets.js'
+import {createHarness} from '../harness.js'
+
+describe('site chain', () => {
+  const assets = createSiteAssets()
+  const h = createHarness({parts: (ctx) => [createSitePart(ctx, {assets})]})
+
+  it('sends a browser at / to the network page and leaves API clients their JSON 404', async () => {
+    const browser = await h.http.get('/').set('accept', 'text/html')
+    expect(browser.status).toBe(302)
+    expect(browser.headers.location).toBe('/network')
+    const api = await h.http.get('/').set('accept', 'application/json')
+    expect(api.status).toBe(404)
+    expect(api.body.error.code).toBeTypeOf('string')
+  })
+  it('serves hashed assets immutable with the site CSP and answers 304 to a matching ETag', async () => {
+    const path = assets.url('base.css')
+    const res = await h.http.get(path)
+    expect(res.status).toBe(200)
+    expect(res.headers['content-type']).toBe('text/css; charset=utf-8')
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    expect(res.headers['content-security-policy']).toBe(SITE_CSP)
+    const again = await h.http.get(path).set('if-none-match', res.headers.etag)
+    expect(again.status).toBe(304)
+    expect((await h.http.get('/site/base.000000000000.css')).status).toBe(404)
+    expect((await h.http.post(path)).status).toBe(404)
+  })
+})
