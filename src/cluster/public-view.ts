@@ -7,8 +7,9 @@
  * posts are never read.
  */
 import type {BoardView, PostView} from './boards/types.js'
-import type {ClusterWhere} from './types.js'
-import type {CatalogItem, ClusterDetail} from './views.js'
+import type {ClusterStore} from './store/store.js'
+import type {BoardsPart, ClusterAccess, ClusterWhere} from './types.js'
+import {catalogItem, clusterDetail, clusterWsUrl, type CatalogItem, type ClusterDetail} from './views.js'
 
 /** A catalog item with what the map and the catalog page need. */
 export interface PublicClusterSummary extends CatalogItem {
@@ -38,8 +39,117 @@ export interface PublicClusterView {
   cluster(idOrSlug: string, options: {postsPerBoard: number}): Promise<PublicClusterPage | null>
 }
 
+/**
+ * What the view reads boards through. The boards part answers anonymous
+ * reads over its routes exactly as it answers a stranger on the REST API
+ * (public cluster, no token); `readBoardsThroughRoutes` asks it in-process.
+ */
+export interface PublicBoardReads {
+  boards(clusterId: string): Promise<BoardView[]>
+  newestPosts(clusterId: string, boardId: string, limit: number): Promise<{posts: PostView[]; more: boolean}>
+}
+
+export interface PublicViewDeps {
+  store: ClusterStore
+  /** The relay hub: only which nodes count as alive. */
+  hub: {aliveSince(): number}
+  clusters: ClusterAccess
+  /** The boards part; without it every cluster shows no boards. */
+  boards?: BoardsPart
+  /** Public base URL for the cluster's `ws` address; without it the path alone. */
+  publicUrl?: string
+}
+
+// The boards part caps one listing at 100 posts (boards/constants.ts MAX_PAGE_LIMIT).
+const MAX_POSTS_PER_BOARD = 100
+
 /** Built by relay.ts from its store, hub, access and boards. */
-export function createPublicClusterView(_deps: {store: unknown; hub: unknown; clusters: unknown; boards: unknown}): PublicClusterView {
-  const notYet = () => Promise.reject(new Error('public cluster view: not built yet'))
-  return {catalog: notYet, cluster: notYet}
+export function createPublicClusterView(deps: PublicViewDeps): PublicClusterView {
+  const reads = deps.boards ? readBoardsThroughRoutes(deps.boards) : null
+  const wsUrl = (clusterId: string) => (deps.publicUrl ? clusterWsUrl(deps.publicUrl, clusterId) : `/v1/clusters/${clusterId}/ws`)
+
+  return {
+    async catalog({limit, offset}) {
+      const {clusters, total} = await deps.store.listPublicClusters({limit: Math.max(0, Math.floor(limit)), offset: Math.max(0, Math.floor(offset))})
+      // The same count as GET /v1/clusters: distinct non-ghost handles on live nodes.
+      const online = await deps.store.onlineCounts(
+        clusters.map((c) => c.cluster_id),
+        deps.hub.aliveSince(),
+      )
+      return {
+        clusters: clusters.map((c) => ({...catalogItem(c, online.get(c.cluster_id) ?? 0), where: c.props.where ?? null, created_at: c.created_at})),
+        count: total,
+      }
+    },
+
+    async cluster(idOrSlug, {postsPerBoard}) {
+      const record = await deps.clusters.get(idOrSlug)
+      // Unknown and private are the same answer: a private id cannot be probed from a page.
+      if (!record || record.visibility !== 'public') return null
+      const entries = await deps.store.listPresence(record.cluster_id, deps.hub.aliveSince())
+      const cluster = clusterDetail(record, entries, wsUrl(record.cluster_id))
+      if (!reads) return {cluster, boards: []}
+      const limit = Math.min(Math.max(1, Math.floor(postsPerBoard)), MAX_POSTS_PER_BOARD)
+      const boards: PublicBoard[] = []
+      for (const board of await reads.boards(record.cluster_id)) {
+        // DECISIONS External surfaces: an age-gated board is named, its posts are never read.
+        if (board.age_gated) boards.push({board, posts: null, more: false})
+        else boards.push({board, ...(await reads.newestPosts(record.cluster_id, board.board_id, limit))})
+      }
+      return {cluster, boards}
+    },
+  }
+}
+
+/** The few fields of a request the boards part's GET routes read. */
+interface ReadRequest {
+  method: 'GET'
+  path: string
+  url: string
+  query: Record<string, string>
+  params: Record<string, string>
+  request: Record<string, unknown>
+  status: number
+  body: unknown
+  ip: string
+  get(name: string): string
+  set(): void
+}
+
+/**
+ * Anonymous GETs of the boards part, answered in-process by its own
+ * middleware (the BoardsPart seam has no other read): the same listings,
+ * access checks and age gate a stranger gets from `GET …/boards` and
+ * `GET …/boards/<id>/posts`. An error (a cluster deleted meanwhile) is thrown.
+ */
+export function readBoardsThroughRoutes(boards: BoardsPart): PublicBoardReads {
+  const get = async (path: string, query: Record<string, string> = {}) => {
+    const search = new URLSearchParams(query).toString()
+    const request: ReadRequest = {
+      method: 'GET',
+      path,
+      url: search ? `${path}?${search}` : path,
+      query,
+      params: {},
+      request: {},
+      status: 404,
+      body: undefined,
+      ip: '127.0.0.1',
+      get: () => '',
+      set: () => undefined,
+    }
+    await boards.middleware(request as never, async () => undefined)
+    if (request.body === undefined) throw new Error(`boards part did not answer GET ${path}`)
+    return request.body as Record<string, unknown>
+  }
+  const base = (clusterId: string) => `/v1/clusters/${encodeURIComponent(clusterId)}/boards`
+  return {
+    async boards(clusterId) {
+      return (await get(base(clusterId))).boards as BoardView[]
+    },
+    async newestPosts(clusterId, boardId, limit) {
+      const answer = await get(`${base(clusterId)}/${encodeURIComponent(boardId)}/posts`, {limit: String(limit)})
+      return {posts: answer.posts as PostView[], more: typeof answer.next_cursor === 'string'}
+    },
+  }
 }
