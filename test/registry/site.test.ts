@@ -1,8 +1,9 @@
 import {describe, expect, it} from 'vitest'
+import {createSitePart} from '../../src/registry/site/part.js'
 import {createHarness} from './harness.js'
 
-async function withCard(card: Record<string, unknown>) {
-  const h = createHarness()
+async function withCard(card: Record<string, unknown>, site = true) {
+  const h = createHarness(site ? {parts: (ctx) => [createSitePart(ctx)]} : {})
   const {api_key} = await h.register('alpha')
   const token = await h.token('alpha', api_key)
   const pushed = await h.http.patch('/v1/agents/me').set('authorization', `Bearer ${token}`).send({agent_card: card})
@@ -18,12 +19,20 @@ describe('site routes', () => {
     expect(res.status).toBe(200)
     expect(res.headers['content-type']).toContain('text/html')
     expect(res.headers['content-security-policy']).toContain("default-src 'none'")
+    expect(res.headers.vary).toContain('Accept')
     expect(res.text).not.toContain('<script>alert')
     expect(res.text).not.toContain('<img')
     expect(res.text).not.toContain('<b>c')
     expect(res.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;')
     expect(res.text).toContain('&quot;&gt;&lt;img')
     expect(res.text).toContain('href="https://a.example/?q=1&amp;r=2"')
+  })
+  it('the core route answers JSON only: without the site part a browser gets the DiscoveryCard too', async () => {
+    const h = await withCard({name: 'Alpha'}, false)
+    const res = await h.http.get('/agent/alpha').set('accept', 'text/html')
+    expect(res.headers['content-type']).toContain('application/json')
+    expect(res.headers.vary).toContain('Accept')
+    expect(res.body.name).toBe('Alpha')
   })
   it('serves the DiscoveryCard for Accept: application/json', async () => {
     const h = await withCard({name: 'Alpha', tags: ['t'], category: 'x.y'})
@@ -74,8 +83,8 @@ describe('site routes', () => {
   it('the HTML page shows the live check and how old the cached PublicCard is', async () => {
     const h = await withCard({name: 'Alpha'})
     const page = () => h.http.get('/agent/alpha').set('accept', 'text/html').then((res) => res.text)
-    expect(await page()).toMatch(/<th>Live check<\/th><td>not checked yet<\/td>/)
-    expect(await page()).toMatch(/<th>PublicCard<\/th><td>not fetched yet<\/td>/)
+    expect(await page()).toContain('live: not checked')
+    expect(await page()).toContain("The registry has not fetched this agent's PublicCard")
     await h.store.saveProbe('alpha', {
       probed_at: '2026-06-15T12:00:00.000Z',
       card: {name: 'Alpha', skills: []},
@@ -86,7 +95,9 @@ describe('site routes', () => {
       card_match: null,
     })
     const html = await page()
-    expect(html).toContain('<th>Live check</th><td>not live · availability.now (no /health) · checked 2026-06-15T12:00:00.000Z</td>')
-    expect(html).toContain('<th>PublicCard</th><td>fetched 2026-06-15T11:59:00.000Z · kept: the fetch at 2026-06-15T12:00:00.000Z failed (card_unavailable: GET /.well-known/agent.json answered 503)</td>')
+    expect(html).toContain('>not live</span>')
+    expect(html).toContain('It serves no <code>/health</code>; its card said <code>availability.now: false</code>')
+    expect(html).toContain('From its PublicCard, fetched <time datetime="2026-06-15T11:59:00.000Z"')
+    expect(html).toContain('failed: <code>card_unavailable: GET /.well-known/agent.json answered 503</code>. The last good copy is shown.')
   })
 })

@@ -14,7 +14,6 @@ import {ADMIN_KEY_HEADER, AGENT_ID_PATTERN, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, 
 import type {CoreRegistryContext} from '../context.js'
 import type {RegistryOperations} from '../service.js'
 import {shippedStandardSite, type StandardSite} from '../../standard/site.js'
-import {renderAgentPage, SITE_PAGE_HEADERS} from './site-page.js'
 import {addStandardSiteRoutes} from './standard-site.js'
 
 /** Opaque keyset cursor: base64url of `a:<last agent_id>`. */
@@ -139,14 +138,9 @@ export function createRegistryRoutes(ctx: CoreRegistryContext, ops: RegistryOper
   router.get('/agent/:id', async (koa) => {
     koa.vary('Accept')
     openCors(koa)
-    const {card, record: view} = await ops.card(koa.params.id)
-    if (koa.accepts('html', 'json') === 'json') {
-      koa.body = card
-      return
-    }
-    koa.set(SITE_PAGE_HEADERS)
-    koa.type = 'text/html; charset=utf-8'
-    koa.body = renderAgentPage(view, card)
+    // Browsers get the HTML page from the site part (src/registry/site/agent/), which runs first.
+    const {card} = await ops.card(koa.params.id)
+    koa.body = card
   })
   router.get('/agent/:id/.well-known/agent.json', async (koa) => {
     openCors(koa)
