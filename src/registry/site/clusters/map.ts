@@ -7,10 +7,8 @@
  * projected here with the same projection.
  */
 import {createRequire} from 'node:module'
-import {geoEqualEarth, geoPath} from 'd3-geo'
-import type {FeatureCollection, Geometry, MultiPolygon, Polygon} from 'geojson'
+import {geoEqualEarth, geoPath, type GeoPermissibleObjects} from 'd3-geo'
 import {feature} from 'topojson-client'
-import type {GeometryCollection, Topology} from 'topojson-specification'
 import {html, type Html} from '../html.js'
 import {MAP_DIGITS, MAP_MARGIN, MAP_POINT_RADIUS, MAP_WIDTH} from './constants.js'
 
@@ -38,8 +36,8 @@ const SPHERE = {type: 'Sphere'} as const
 
 /** Builds the projection, fitted to the box, and draws the land once. */
 export function createWorldMap(): WorldMap {
-  const topology = require('world-atlas/land-110m.json') as Topology<{land: GeometryCollection}>
-  const land = feature(topology, topology.objects.land) as FeatureCollection<Geometry> | FeatureCollection<Polygon | MultiPolygon>
+  const topology = require('world-atlas/land-110m.json') as Parameters<typeof feature>[0]
+  const land = feature(topology, topology.objects.land) as GeoPermissibleObjects
   const projection = geoEqualEarth().fitWidth(MAP_WIDTH - 2 * MAP_MARGIN, SPHERE)
   const path = geoPath(projection).digits(MAP_DIGITS)
   const [[, top], [, bottom]] = path.bounds(SPHERE)
