@@ -107,9 +107,15 @@
   }
 
   function label(text, x, y, size, color) {
+    const shown = text.length > 28 ? `${text.slice(0, 27)}…` : text
     ctx.font = `${size}px system-ui, sans-serif`
+    // A halo in the background colour keeps the text readable over dots and lines.
+    ctx.lineWidth = 3
+    ctx.lineJoin = 'round'
+    ctx.strokeStyle = colors.bg
+    ctx.strokeText(shown, x, y)
     ctx.fillStyle = color
-    ctx.fillText(text.length > 28 ? `${text.slice(0, 27)}…` : text, x, y)
+    ctx.fillText(shown, x, y)
   }
 
   function draw(now) {
@@ -163,8 +169,8 @@
         dimmed.arc(x, y, r, 0, Math.PI * 2)
       }
     }
-    const faded = highlight ? 0.35 : 1
-    ctx.globalAlpha = 0.35 * faded
+    const faded = highlight ? 0.5 : 1
+    ctx.globalAlpha = 0.45 * faded
     ctx.fillStyle = colors.dim
     ctx.fill(dimmed)
     ctx.globalAlpha = faded
@@ -362,6 +368,9 @@
     item.dataset.online = String(agent.online)
     const name = item.querySelector('.name')
     if (name && name.textContent !== agent.name) name.textContent = agent.name
+    const group = item.querySelector('.group')
+    const where = `${agent.brand ?? 'no brand'} · ${agent.category ?? 'uncategorised'}`
+    if (group && group.textContent !== where) group.textContent = where
     const old = item.querySelector('.state')
     const state = stateElement(agent.online, agent.last_seen)
     if (old) old.replaceWith(state)
