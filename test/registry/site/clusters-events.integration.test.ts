@@ -74,6 +74,9 @@ describe('GET /clusters/events', () => {
     const created = await site.createCluster({name: 'fresh-room', topic: 'a new topic', description: 'hello', props: {where: {lat: 10, lon: 20, label: 'Here'}}})
     const added = await stream.next((e) => e.event === 'cluster.added')
     expect(added.data).toMatchObject({id: created.cluster_id, name: 'fresh-room', slug: 'fresh-room', topic: 'a new topic', online: 0, where: {lat: 10, lon: 20, label: 'Here'}, href: '/clusters/fresh-room'})
+    const point = added.data.point as number[]
+    expect(point).toHaveLength(2)
+    expect(point.every(Number.isFinite)).toBe(true)
 
     const sockets = [await join(site, created.cluster_id, 'ann', 'public'), await join(site, created.cluster_id, 'bob', 'private'), await join(site, created.cluster_id, 'casper', 'ghost')]
     const counted = await stream.next((e) => e.event === 'cluster.online' && e.data.online === 2)

@@ -57,7 +57,7 @@ describe('clusters pages', () => {
     expect(res.text).toContain(`data-cluster-id="${open.id}" data-online="1"`)
     expect(res.text).not.toContain('hidden-room')
     expect(res.text).not.toContain('D'.repeat(300))
-    expect(res.text).toMatch(/<svg class="world-map"[^>]*role="img"[^>]*aria-labelledby="clusters-map-title"/)
+    expect(res.text).toMatch(/<svg class="world-map"[^>]*role="group"[^>]*aria-labelledby="clusters-map-title"/)
     expect(res.text).toMatch(/<image href="\/site\/world\.[0-9a-f]{12}\.svg"/)
   })
 
@@ -160,7 +160,7 @@ describe('clusters pages', () => {
     await world.addCluster({visibility: 'public', name: 'east-north', props: {where: {lat: 60, lon: 100}}})
     await world.addCluster({visibility: 'public', name: 'west-south', props: {where: {lat: -30, lon: -60}}})
     const page = (await http().get('/clusters')).text
-    const points = [...page.matchAll(/<a href="([^"]+)"><circle class="point" cx="([\d.]+)" cy="([\d.]+)"/g)].map((m) => ({href: m[1], x: Number(m[2]), y: Number(m[3])}))
+    const points = [...page.matchAll(/<a href="([^"]+)" aria-label="[^"]*"><circle class="point" cx="([\d.]+)" cy="([\d.]+)"/g)].map((m) => ({href: m[1], x: Number(m[2]), y: Number(m[3])}))
     const east = points.find((p) => p.href === '/clusters/east-north')!
     const west = points.find((p) => p.href === '/clusters/west-south')!
     expect(east.x).toBeGreaterThan(map.width / 2)

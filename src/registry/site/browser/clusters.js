@@ -72,13 +72,37 @@
     tr.className = 'fresh'
     const link = document.createElement('a')
     // href comes from the server (/clusters/<encoded slug or id>); checked to be a local path anyway.
-    link.href = typeof cluster.href === 'string' && cluster.href.startsWith('/clusters/') ? cluster.href : '/clusters'
+    const href = typeof cluster.href === 'string' && cluster.href.startsWith('/clusters/') ? cluster.href : '/clusters'
+    link.setAttribute('href', href)
     link.textContent = cluster.name || 'Unnamed cluster'
-    tr.append(cell(link), cell(cluster.topic), cell(cluster.description), cell(whereText(cluster.where)), cell(countNode(cluster.id, cluster.online), 'num'))
+    tr.append(cell(link), cell(cluster.topic), cell(cluster.description), cell(whereText(cluster.where), 'where'), cell(countNode(cluster.id, cluster.online), 'num'))
     rows.prepend(tr)
     const empty = document.getElementById('catalog-empty')
     if (empty) empty.remove()
     setTimeout(() => tr.classList.remove('fresh'), 4000)
+    addPoint(cluster, href)
+  }
+
+  // A new cluster's point, projected by the server with the map's own projection.
+  const SVG = 'http://www.w3.org/2000/svg'
+  const addPoint = (cluster, href) => {
+    const map = document.getElementById('clusters-map')
+    const point = cluster.point
+    if (!map || !Array.isArray(point) || point.length !== 2 || !point.every(Number.isFinite)) return
+    const label = `${cluster.name || 'Unnamed cluster'} — ${whereText(cluster.where) || ''}`
+    const a = document.createElementNS(SVG, 'a')
+    a.setAttribute('href', href)
+    a.setAttribute('aria-label', label)
+    const circle = document.createElementNS(SVG, 'circle')
+    circle.setAttribute('class', 'point fresh')
+    circle.setAttribute('cx', String(point[0]))
+    circle.setAttribute('cy', String(point[1]))
+    circle.setAttribute('r', '5')
+    const title = document.createElementNS(SVG, 'title')
+    title.textContent = label
+    circle.append(title)
+    a.append(circle)
+    map.append(a)
   }
 
   const changeTotal = (delta) => {

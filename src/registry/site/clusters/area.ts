@@ -13,7 +13,7 @@ export function createClusterPages(deps: SiteDeps): SiteArea {
   const landUrl = deps.assets.add('world.svg', map.svg)
   const hub = deps.streams()
   const view = deps.clusters
-  const feed = view ? createCatalogFeed({view, hub, pollMs: deps.catalogPollMs, logger: deps.context.logger}) : undefined
+  const feed = view ? createCatalogFeed({view, hub, pollMs: deps.catalogPollMs, logger: deps.context.logger, project: map.project}) : undefined
   return {
     name: 'clusters',
     middleware: clusterRoutes({assets: deps.assets, view, hub, feed, map, landUrl, clock: deps.context.clock}),

@@ -26,7 +26,7 @@ function row(cluster: PublicClusterSummary): Html {
 <td><a href="${clusterHref(cluster)}">${clip(clusterName(cluster), CLUSTER_CLIP.name)}</a></td>
 <td>${cluster.topic ? clip(cluster.topic, CLUSTER_CLIP.topic) : html`<span class="muted">—</span>`}</td>
 <td>${cluster.description ? clip(cluster.description, CLUSTER_CLIP.catalogDescription) : html`<span class="muted">—</span>`}</td>
-<td>${cluster.where ? clip(whereText(cluster.where), CLUSTER_CLIP.label) : html`<span class="muted">—</span>`}</td>
+<td class="where">${cluster.where ? clip(whereText(cluster.where), CLUSTER_CLIP.label) : html`<span class="muted">—</span>`}</td>
 <td class="num">${onlineCount(cluster.id, cluster.online)}</td>
 </tr>`
 }
@@ -39,15 +39,13 @@ function pager(count: number, offset: number): Html {
   const pages = Math.ceil(count / CATALOG_PAGE_SIZE)
   return html`<nav class="pager" aria-label="Catalog pages">
 ${previous !== null ? html`<a href="/clusters${previous ? `?offset=${previous}` : ''}" rel="prev">← Newer clusters</a>` : ''}
-<span>Page ${page} of ${pages}</span>
+<span>Page ${page} of ${pages} (clusters ${offset + 1}–${Math.min(offset + CATALOG_PAGE_SIZE, count)})</span>
 ${next !== null ? html`<a href="/clusters?offset=${next}" rel="next">Older clusters →</a>` : ''}
 </nav>`
 }
 
 export function renderCatalogPage(input: CatalogPageInput): string {
   const {clusters, count, offset} = input
-  const first = offset + 1
-  const last = offset + clusters.length
   const located = clusters.filter((c) => c.where)
   const map = mapFigure(input.map, input.landUrl, {
     id: 'clusters-map',
@@ -63,7 +61,7 @@ ${map}
 <figcaption>Clusters on this page that give a place (<code>props.where</code>).</figcaption>
 </figure>
 <section aria-labelledby="catalog-heading">
-<h2 id="catalog-heading">Catalog${count > 0 ? html` <span class="muted">(${first}–${last} of ${count})</span>` : ''}</h2>
+<h2 id="catalog-heading">Catalog</h2>
 <table class="catalog">
 <thead><tr><th scope="col">Name</th><th scope="col">Topic</th><th scope="col">Description</th><th scope="col">Where</th><th scope="col" class="num">Online</th></tr></thead>
 <tbody id="cluster-rows" data-live="${offset === 0 ? 'prepend' : 'counts'}">

@@ -8,7 +8,8 @@
  *
  * Events (data is JSON):
  * - `ready` `{count}`: sent to each new stream once the poller has a first read;
- * - `cluster.added` a catalog item (`id, name, slug, topic, description, online, where, created_at, href`);
+ * - `cluster.added` a catalog item (`id, name, slug, topic, description, online, where, created_at, href`,
+ *   and `point`: `[x, y]` on the catalog's map, projected on the server, or null without a `where`);
  * - `cluster.removed` `{id}`: deleted, or no longer public;
  * - `cluster.online` `{id, online}`: the online count changed.
  */
@@ -28,7 +29,7 @@ export interface CatalogFeed {
 }
 
 /** What a new cluster's event carries: the catalog row, with long text clipped as the page clips it. */
-export function addedEvent(cluster: PublicClusterSummary) {
+export function addedEvent(cluster: PublicClusterSummary, project: Projector = () => null) {
   return {
     id: cluster.id,
     name: cluster.name === null ? null : clip(cluster.name, CLUSTER_CLIP.name),
@@ -39,6 +40,7 @@ export function addedEvent(cluster: PublicClusterSummary) {
     where: cluster.where,
     created_at: cluster.created_at,
     href: clusterHref(cluster),
+    point: cluster.where ? project(cluster.where.lon, cluster.where.lat) : null,
   }
 }
 
@@ -52,8 +54,11 @@ async function readAll(view: PublicClusterView): Promise<Map<string, PublicClust
   }
 }
 
-export function createCatalogFeed(options: {view: PublicClusterView; hub: EventStreamHub; pollMs: number; logger: Logger}): CatalogFeed {
-  const {view, hub, pollMs, logger} = options
+/** The map's projection (map.ts WorldMap.project). */
+export type Projector = (lon: number, lat: number) => [number, number] | null
+
+export function createCatalogFeed(options: {view: PublicClusterView; hub: EventStreamHub; pollMs: number; logger: Logger; project?: Projector}): CatalogFeed {
+  const {view, hub, pollMs, logger, project} = options
   let last: Map<string, PublicClusterSummary> | null = null
   let timer: NodeJS.Timeout | undefined
   let reading: Promise<void> | null = null
@@ -63,7 +68,7 @@ export function createCatalogFeed(options: {view: PublicClusterView; hub: EventS
     if (last) {
       for (const [id, cluster] of next) {
         const before = last.get(id)
-        if (!before) hub.broadcast('cluster.added', addedEvent(cluster))
+        if (!before) hub.broadcast('cluster.added', addedEvent(cluster, project))
         else if (before.online !== cluster.online) hub.broadcast('cluster.online', {id, online: cluster.online})
       }
       for (const id of last.keys()) if (!next.has(id)) hub.broadcast('cluster.removed', {id})

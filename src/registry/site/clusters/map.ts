@@ -69,9 +69,12 @@ export function createWorldMap(): WorldMap {
 const round = (n: number) => Math.round(n * 10) / 10
 
 /**
- * The map as an inline `<svg role="img">` named by its title and
+ * The map as an inline `<svg role="group">` named by its title and
  * described by `description` (the list beside it is the text alternative),
- * with the land as an `<image>` and every point a link with a tooltip.
+ * with the land as a decorative `<image>` and every point a link named by its
+ * label, with a tooltip. A group, not `role="img"`: an image's children are
+ * presentational, so links inside one are focusable controls nested in a
+ * non-interactive image (axe nested-interactive, serious).
  */
 export function mapFigure(map: WorldMap, landUrl: string, options: {id: string; title: string; description: string; points: MapPoint[]}): Html {
   const titleId = `${options.id}-title`
@@ -79,8 +82,8 @@ export function mapFigure(map: WorldMap, landUrl: string, options: {id: string; 
   const points = options.points.flatMap((point) => {
     const xy = map.project(point.lon, point.lat)
     return xy
-      ? [html`<a href="${point.href}"><circle class="point" cx="${xy[0]}" cy="${xy[1]}" r="${MAP_POINT_RADIUS}"><title>${point.label}</title></circle></a>`]
+      ? [html`<a href="${point.href}" aria-label="${point.label}"><circle class="point" cx="${xy[0]}" cy="${xy[1]}" r="${MAP_POINT_RADIUS}"><title>${point.label}</title></circle></a>`]
       : []
   })
-  return html`<svg class="world-map" id="${options.id}" role="img" aria-labelledby="${titleId}" aria-describedby="${descId}" viewBox="0 0 ${map.width} ${map.height}" preserveAspectRatio="xMidYMid meet"><title id="${titleId}">${options.title}</title><desc id="${descId}">${options.description}</desc><image href="${landUrl}" x="0" y="0" width="${map.width}" height="${map.height}"/>${points}</svg>`
+  return html`<svg class="world-map" id="${options.id}" role="group" aria-labelledby="${titleId}" aria-describedby="${descId}" viewBox="0 0 ${map.width} ${map.height}" preserveAspectRatio="xMidYMid meet"><title id="${titleId}">${options.title}</title><desc id="${descId}">${options.description}</desc><image href="${landUrl}" aria-hidden="true" x="0" y="0" width="${map.width}" height="${map.height}"/>${points}</svg>`
 }
