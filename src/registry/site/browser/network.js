@@ -325,8 +325,10 @@
     }
     return state
   }
+  // "last seen" counts from the registry's clock (the page's render time), not this computer's.
+  const clockOffset = Number.isFinite(Number(figure.dataset.now)) && figure.dataset.now ? Number(figure.dataset.now) - Date.now() : 0
   function ago(iso) {
-    const seconds = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000))
+    const seconds = Math.max(0, Math.round((Date.now() + clockOffset - Date.parse(iso)) / 1000))
     for (const [size, unit] of [[86400, 'day'], [3600, 'hour'], [60, 'minute']]) {
       const n = Math.floor(seconds / size)
       if (n >= 1) return `${n} ${unit}${n === 1 ? '' : 's'} ago`

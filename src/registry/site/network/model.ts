@@ -219,6 +219,10 @@ export function createNetworkModel(options: NetworkModelOptions): NetworkModel {
         unsubscribe.push(options.events.subscribe(onEvent))
         unsubscribe.push(options.bus.subscribe(PROBE_EVENTS_SUBJECT, onProbe))
         await loadAll(false)
+        // The first graph.json is served from a ready layout, not built under a request.
+        clearTimeout(layoutTimer)
+        layoutTimer = undefined
+        currentLayout()
         loaded = true
         for (const event of pendingDuringLoad.splice(0)) enqueue(event)
         const resyncMs = options.resyncMs ?? DEFAULT_RESYNC_MS
