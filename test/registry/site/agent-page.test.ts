@@ -237,7 +237,7 @@ describe('agent page with a hostile card', () => {
 
   it('renders inert: escaped, never linked, bidi dropped, clipped, under 200 KB', () => {
     const page = renderAgentPage(createSiteAssets(), {agent: agent(), nowMs: START_MS, publicUrl: 'https://registry.example'})
-    expect(page.length).toBeLessThan(200_000)
+    expect(Buffer.byteLength(page)).toBeLessThan(200 * 1024)
     expect(page).not.toMatch(/<script>alert|<img|<b>c|<i>t|<a href="javascript/)
     expect(page).not.toMatch(/href="javascript:/i)
     expect(page).not.toContain('\u202E')
@@ -249,6 +249,28 @@ describe('agent page with a hostile card', () => {
     // 16 KB descriptions are clipped.
     expect(page).not.toContain('x'.repeat(3001))
     expect(page).toContain('x'.repeat(1000))
+  })
+
+  it('100 skills of 4 KB descriptions, 4 KB examples and big schemas: full cards while the budget lasts, then one line each, under 200 KB', () => {
+    const big = agent()
+    const quotes = '"<>&'.repeat(1000)
+    const skills = Array.from({length: 100}, (_, i) => ({
+      id: `skill-${i}`,
+      name: `Skill ${i}`,
+      description: quotes,
+      examples: [quotes, quotes, quotes, JSON.stringify({text: quotes.slice(0, 900)})],
+      inputSchema: {type: 'object', description: quotes, properties: {text: {type: 'string', description: quotes}}},
+    }))
+    big.endpoint = 'https://agent.example'
+    big.probe = probe(publicCard('https://agent.example', {skills}))
+    const started = performance.now()
+    const page = renderAgentPage(createSiteAssets(), {agent: big, nowMs: START_MS, publicUrl: 'https://registry.example'})
+    const ms = performance.now() - started
+    console.log(`agent page with 100 hostile skills: ${Buffer.byteLength(page)} bytes, rendered in ${ms.toFixed(1)} ms`)
+    expect(Buffer.byteLength(page)).toBeLessThan(200 * 1024)
+    expect(page).toContain('<h3>Skill 0</h3>')
+    expect(page).toMatch(/<h3>\d+ more skills<\/h3>/)
+    expect(page).toContain('<strong>Skill 99</strong> <code>skill-99</code> · <code>POST https://agent.example/v1/skill-99</code>')
   })
 
   it('a hostile skill id and example cannot break out of the commands: each stays one argument', () => {

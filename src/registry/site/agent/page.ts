@@ -107,7 +107,7 @@ export function renderAgentMain({agent, nowMs, publicUrl}: AgentPageInput): Html
     fact('DID', record.did ? html`<code>${record.did}</code><br><span class="muted">Derived from its public key.</span>` : html`<span class="muted">none (no key bound)</span>`),
   ]
 
-  return html`<article class="agent-page ${stateClass}" data-agent-id="${record.agent_id}">
+  return html`<article class="agent-page ${stateClass}" data-agent-id="${record.agent_id}" data-now-ms="${nowMs}">
 <section class="agent-hero" aria-labelledby="agent-name">
 <p class="agent-kicker">${record.brand ? html`<span class="agent-brand">${clip(record.brand, CLIP.name)}</span> · ` : ''}${record.owner_class}${category ? html` · ${clip(category, CLIP.name)}` : ''}</p>
 <h1 id="agent-name">${name}</h1>

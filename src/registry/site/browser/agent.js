@@ -27,20 +27,26 @@ function addCopyButtons() {
     const button = document.createElement('button')
     button.type = 'button'
     button.className = 'copy'
-    button.textContent = 'Copy'
-    button.setAttribute('aria-label', `Copy the ${label ? label.textContent : ''} command`.replace(/\s+/g, ' '))
+    // The visible word starts the accessible name ("Copy the curl command"), as WCAG 2.5.3 asks.
+    const word = document.createElement('span')
+    word.textContent = 'Copy'
+    word.setAttribute('aria-live', 'polite')
+    const what = document.createElement('span')
+    what.className = 'visually-hidden'
+    what.textContent = ` the ${label ? label.textContent : ''} command`
+    button.append(word, what)
     button.addEventListener('click', () => {
       copyText(code.textContent).then(
         () => {
-          button.textContent = 'Copied'
+          word.textContent = 'Copied'
           button.dataset.copied = 'true'
           setTimeout(() => {
-            button.textContent = 'Copy'
+            word.textContent = 'Copy'
             delete button.dataset.copied
           }, 2000)
         },
         () => {
-          button.textContent = 'Select and copy'
+          word.textContent = 'Select and copy'
         },
       )
     })
@@ -48,10 +54,14 @@ function addCopyButtons() {
   }
 }
 
+// The server's clock when it rendered the page (data-now-ms) against this browser's: "last seen"
+// is measured on the registry's clock, so a browser whose clock is off still says "just now".
+let clockSkewMs = 0
+
 function timeAgo(iso) {
   const then = Date.parse(iso)
   if (!Number.isFinite(then)) return iso
-  const seconds = Math.max(0, Math.round((Date.now() - then) / 1000))
+  const seconds = Math.max(0, Math.round((Date.now() + clockSkewMs - then) / 1000))
   for (const [size, name] of [[86400, 'day'], [3600, 'hour'], [60, 'minute']]) {
     const n = Math.floor(seconds / size)
     if (n >= 1) return `${n} ${name}${n === 1 ? '' : 's'} ago`
@@ -84,6 +94,8 @@ function followState() {
   const target = document.querySelector('[data-agent-state]')
   if (!page || !target || typeof EventSource !== 'function') return
   const id = page.dataset.agentId
+  const serverNow = Number(page.dataset.nowMs)
+  if (Number.isFinite(serverNow)) clockSkewMs = serverNow - Date.now()
   const events = new EventSource('/network/events')
   events.addEventListener('agent', (event) => {
     let data
