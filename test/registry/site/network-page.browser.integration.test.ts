@@ -5,10 +5,10 @@
  * dimming without a reload after the offline sweep, a new agent appearing
  * live. Screenshots: test-artifacts/site-network.png, site-network-dark.png.
  */
-import type {Page} from 'playwright-core'
+import {chromium, type Page} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {scanAccessibility} from '../../support/axe.js'
-import {launchBrowser, type TestBrowser} from '../../support/browser.js'
+import {ARTIFACTS_DIR, CHROMIUM_ARGS, CHROMIUM_PATH, launchBrowser, type TestBrowser} from '../../support/browser.js'
 import {startSiteServer, type SiteServer} from '../../support/site-server.js'
 
 const BRANDS = ['acme', 'globex', 'initech', 'umbrella']
@@ -142,6 +142,23 @@ describe('/network in a browser', () => {
     const [c, d] = await frames(still)
     expect(c).toBe(d)
     await still.close()
+  })
+
+  it('is whole without JavaScript: the list, the counts and a search that runs on the server', async () => {
+    const noScript = await chromium.launch({executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS})
+    try {
+      const page = await (await noScript.newContext({javaScriptEnabled: false, viewport: {width: 1200, height: 900}})).newPage()
+      await page.goto(`${site.url}/network`)
+      expect(await page.locator('#agent-list li.agent').count()).toBe(31)
+      expect(await page.isVisible('#network-graph')).toBe(false)
+      await page.fill('#network-q', 'weather forecast')
+      await page.click('form.network-search button[type="submit"]')
+      await page.waitForURL(`${site.url}/network?q=weather+forecast`)
+      expect(await page.locator('#network-results li.result').count()).toBe(8)
+      await page.screenshot({path: `${ARTIFACTS_DIR}site-network-nojs.png`, fullPage: true})
+    } finally {
+      await noScript.close()
+    }
   })
 
   it('draws in dark mode from the theme colours', async () => {

@@ -475,6 +475,12 @@
         badge.textContent = item.operational ? 'operational' : 'not operational'
         li.append(' ', badge)
       }
+      if (item.description) {
+        const description = document.createElement('p')
+        description.className = 'description'
+        description.textContent = item.description.length > 300 ? `${item.description.slice(0, 299)}…` : item.description
+        li.append(description)
+      }
       ol.append(li)
     }
     const took = document.createElement('p')
