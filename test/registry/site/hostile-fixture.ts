@@ -90,7 +90,8 @@ export interface SeededHostile {
 /** Registers the hostile agent (card pushed, PublicCard cached) and creates the hostile public cluster with a board and a post. */
 export async function seedHostile(send: Send, store: RegistryStore, nowMs: number): Promise<SeededHostile> {
   const registered = await send('POST', '/v1/agents/register', {agent_id: HOSTILE_AGENT, description: `${SCRIPT}${BIDI}`})
-  const token = registered.token as string
+  // The token call is the heartbeat: the agent is online, as a live hostile agent would be.
+  const {token} = (await send('POST', '/v1/agents/token', {agent_id: HOSTILE_AGENT, api_key: registered.api_key})) as {token: string}
   await send('PATCH', '/v1/agents/me', {agent_card: hostileDiscoveryCard()}, {authorization: `Bearer ${token}`})
   await store.saveProbe(HOSTILE_AGENT, {...probeResult(nowMs, hostilePublicCard()), card_match: `${SCRIPT}`})
 

@@ -55,6 +55,13 @@ async function request(site: SiteServer, method: string, path: string, body: unk
   return JSON.parse(text) as Record<string, string>
 }
 
+/** Registers an agent, brings it online with the heartbeat's token call, pushes its card. */
+export async function seedAgent(site: SiteServer, agentId: string, card: JsonObject) {
+  const {api_key: apiKey} = await site.register(agentId)
+  const {token} = await request(site, 'POST', '/v1/agents/token', {agent_id: agentId, api_key: apiKey})
+  await site.pushCard(token, card)
+}
+
 /** Creates a public cluster with a where, a board with a post and an age-gated board. */
 export async function seedCluster(site: SiteServer, fields: {name: string; topic: string; description: string; lat: number; lon: number}, post: {title: string; body: string}) {
   const created = await site.createCluster({
@@ -75,17 +82,15 @@ export async function seedCluster(site: SiteServer, fields: {name: string; topic
 
 export async function seedSite(site: SiteServer, agentCount = 12): Promise<SeededSite> {
   // The offline agent first: it goes stale while the clock moves, then the sweep dims it.
-  const offline = await site.register('quiet-agent')
-  await site.pushCard(offline.token, discoveryCard(99, {name: 'Quiet Agent'}))
+  await seedAgent(site, 'quiet-agent', discoveryCard(99, {name: 'Quiet Agent'}))
   site.advance(5 * 60_000 + 1)
   await site.server.registry.sweep()
 
   const agents = [{id: 'quiet-agent', name: 'Quiet Agent'}]
   for (let i = 0; i < agentCount; i++) {
     const id = `agent-${i}`
-    const {token} = await site.register(id)
     const card = discoveryCard(i, i === 0 ? {name: 'Lighthouse Painter', description: 'Paints lighthouses in watercolour, on request.'} : {})
-    await site.pushCard(token, card)
+    await seedAgent(site, id, card)
     agents.push({id, name: card.name as string})
   }
   const endpoint = 'https://agent-0.example/'
