@@ -23,7 +23,7 @@ let browser: TestBrowser
 async function waitForProbe(agentId: string, deadlineMs = 30_000) {
   const until = Date.now() + deadlineMs
   while (Date.now() < until) {
-    const record = await (await fetch(`${site.url}/v1/agents/${agentId}`)).json()
+    const record = (await (await fetch(`${site.url}/v1/agents/${agentId}`)).json()) as {card_fetched_at: string | null; operational: boolean | null}
     if (record.card_fetched_at && record.operational !== null) return record
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
