@@ -202,6 +202,9 @@ for (const page of PAGES) {
   else if (!isPage) {
     verdict = `missing (${r.status} ${r.type.split(';')[0] || 'no type'})`
     missing++
+  } else if (r.bytes >= 200 * 1024) {
+    verdict = 'MISS (over 200 KB)'
+    missed++
   } else if (p95 < BAR_MS) verdict = 'ok'
   else {
     verdict = 'MISS'

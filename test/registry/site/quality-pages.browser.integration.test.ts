@@ -32,6 +32,20 @@ afterAll(async () => {
   await site?.close()
 })
 
+// Page code as strings: the test project has no DOM types.
+const LANDMARKS = `({
+  'header banner': document.querySelectorAll('body > header').length,
+  'nav with a label': document.querySelectorAll('nav[aria-label]').length - document.querySelectorAll('main nav[aria-label]').length,
+  main: document.querySelectorAll('main').length,
+  'footer contentinfo': document.querySelectorAll('body > footer').length,
+  'h1 in main': Math.min(1, document.querySelectorAll('main h1').length) || 0,
+})`
+const BACKGROUND_LUMINANCE = `(() => {
+  const [r, g, b] = getComputedStyle(document.documentElement).backgroundColor.match(/\\d+/g).map(Number)
+  const lin = (c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4)
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+})()`
+
 const NAMES = ['agent-online', 'agent-offline', 'network', 'network-search', 'clusters', 'cluster', 'resources', 'agent-unknown', 'cluster-unknown']
 
 describe('every site page, light and dark', () => {
@@ -73,6 +87,12 @@ describe('every site page, light and dark', () => {
       for (const src of domScripts) if (!src.startsWith('/site/') && !src.startsWith(`${site.url}/site/`)) problems.push(`${label}: script in the DOM: ${src}`)
       const main = (await page.locator('main').innerText()).replace(/\s+/g, ' ')
       if (!main.includes(target.shows)) problems.push(`${label}: <main> does not show "${target.shows}": ${main.slice(0, 200)}`)
+      // Landmarks from the layout: one banner, navigation, main and contentinfo, and a heading to start from.
+      const landmarks = (await page.evaluate(LANDMARKS)) as Record<string, number>
+      for (const [what, count] of Object.entries(landmarks)) if (count !== 1) problems.push(`${label}: ${count} × ${what}, wanted 1`)
+      // Dark mode follows prefers-color-scheme: the page's background is light in light, dark in dark.
+      const luminance = (await page.evaluate(BACKGROUND_LUMINANCE)) as number
+      if (scheme === 'light' ? luminance < 0.7 : luminance > 0.2) problems.push(`${label}: background luminance ${luminance.toFixed(2)}`)
       const axe = await scanAccessibility(page, {label})
       if (axe.rulesRun < 20) problems.push(`${label}: axe ran only ${axe.rulesRun} rules`)
       if (axe.violations.length) problems.push(axe.summary)
