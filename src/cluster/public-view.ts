@@ -24,6 +24,8 @@ export interface PublicBoard {
   posts: PostView[] | null
   /** True when the board holds more posts than shown. */
   more: boolean
+  /** True when this board's posts were not read: the page's post budget (`maxPosts`) was spent on earlier boards. */
+  skipped: boolean
 }
 
 export interface PublicClusterPage {
@@ -35,8 +37,15 @@ export interface PublicClusterPage {
 export interface PublicClusterView {
   /** Public clusters, newest first, with the total count. */
   catalog(page: {limit: number; offset: number}): Promise<{clusters: PublicClusterSummary[]; count: number}>
-  /** One public cluster by id or slug; null for unknown and private ones (a private id is never revealed). */
-  cluster(idOrSlug: string, options: {postsPerBoard: number}): Promise<PublicClusterPage | null>
+  /**
+   * One public cluster by id or slug; null for unknown and private ones (a
+   * private id is never revealed). Each board gets at most `postsPerBoard`
+   * newest posts and the page at most `maxPosts` in all (default unbounded):
+   * with many boards each gets fewer, at least one, until the budget is spent.
+   * Boards come oldest first; only the first `boardsWithPosts` (default all)
+   * have their posts read, the others are `skipped`.
+   */
+  cluster(idOrSlug: string, options: {postsPerBoard: number; maxPosts?: number; boardsWithPosts?: number}): Promise<PublicClusterPage | null>
 }
 
 /**
@@ -82,19 +91,29 @@ export function createPublicClusterView(deps: PublicViewDeps): PublicClusterView
       }
     },
 
-    async cluster(idOrSlug, {postsPerBoard}) {
+    async cluster(idOrSlug, {postsPerBoard, maxPosts = Infinity, boardsWithPosts = Infinity}) {
       const record = await deps.clusters.get(idOrSlug)
       // Unknown and private are the same answer: a private id cannot be probed from a page.
       if (!record || record.visibility !== 'public') return null
       const entries = await deps.store.listPresence(record.cluster_id, deps.hub.aliveSince())
       const cluster = clusterDetail(record, entries, wsUrl(record.cluster_id))
       if (!reads) return {cluster, boards: []}
-      const limit = Math.min(Math.max(1, Math.floor(postsPerBoard)), MAX_POSTS_PER_BOARD)
+      const listed = (await reads.boards(record.cluster_id)).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.slug.localeCompare(b.slug))
+      const open = listed.slice(0, boardsWithPosts).filter((b) => !b.age_gated).length
+      const perBoard = Math.min(Math.max(1, Math.floor(postsPerBoard)), MAX_POSTS_PER_BOARD)
+      // Share the page's budget: fewer per board when there are many boards, never below one.
+      const limit = Math.max(1, Math.min(perBoard, Math.floor(maxPosts / Math.max(1, open))))
+      let budget = maxPosts
       const boards: PublicBoard[] = []
-      for (const board of await reads.boards(record.cluster_id)) {
+      for (const [index, board] of listed.entries()) {
         // DECISIONS External surfaces: an age-gated board is named, its posts are never read.
-        if (board.age_gated) boards.push({board, posts: null, more: false})
-        else boards.push({board, ...(await reads.newestPosts(record.cluster_id, board.board_id, limit))})
+        if (board.age_gated) boards.push({board, posts: null, more: false, skipped: false})
+        else if (budget < 1 || index >= boardsWithPosts) boards.push({board, posts: [], more: false, skipped: true})
+        else {
+          const page = await reads.newestPosts(record.cluster_id, board.board_id, Math.min(limit, budget))
+          budget -= page.posts.length
+          boards.push({board, ...page, skipped: false})
+        }
       }
       return {cluster, boards}
     },

@@ -105,3 +105,37 @@ describe('createPublicClusterView', () => {
     expect(page?.cluster.ws).toBe(`/v1/clusters/${open.id}/ws`)
   })
 })
+
+describe('createPublicClusterView post budget', () => {
+  it('shares maxPosts among boards, at least one each, and skips boards once it is spent', async () => {
+    const world = makeWorld()
+    try {
+      const view = createPublicClusterView({store: world.clusterStore, hub: {aliveSince: () => 0}, clusters: createClusterAccess({store: world.clusterStore}), boards: world.part})
+      const open = await world.addCluster({visibility: 'public', name: 'busy'})
+      for (const slug of ['a', 'b', 'c', 'd']) {
+        await createBoard(world, open, {slug, title: slug.toUpperCase()})
+        world.advance(1000)
+        for (let i = 0; i < 3; i++) await createPost(world, open, slug, {title: `${slug}${i}`})
+      }
+      const shared = await view.cluster(open.id, {postsPerBoard: 10, maxPosts: 8})
+      expect(shared!.boards.map((b) => b.posts?.length)).toEqual([2, 2, 2, 2])
+      expect(shared!.boards.every((b) => b.more && !b.skipped)).toBe(true)
+      const tight = await view.cluster(open.id, {postsPerBoard: 10, maxPosts: 2})
+      expect(tight!.boards.map((b) => [b.posts?.length, b.skipped])).toEqual([
+        [1, false],
+        [1, false],
+        [0, true],
+        [0, true],
+      ])
+      const firstTwo = await view.cluster(open.id, {postsPerBoard: 10, maxPosts: 100, boardsWithPosts: 2})
+      expect(firstTwo!.boards.map((b) => [b.board.slug, b.posts?.length, b.skipped])).toEqual([
+        ['a', 3, false],
+        ['b', 3, false],
+        ['c', 0, true],
+        ['d', 0, true],
+      ])
+    } finally {
+      await world.close()
+    }
+  })
+})

@@ -153,6 +153,52 @@ describe('clusters pages', () => {
     }
   })
 
+  it('keeps the catalog under 200 KB when every character of 50 clusters escapes to an entity', async () => {
+    const q = (n: number) => '"'.repeat(n)
+    for (let i = 0; i < 60; i++) {
+      const c = await world.addCluster({visibility: 'public', name: `${q(96)}${i}`.slice(0, 100), props: {where: {lat: i, lon: i, label: q(500)}}})
+      await world.clusterStore.updateCluster(c.id, {topic: q(200), description: q(2000)})
+    }
+    const page = (await http().get('/clusters')).text
+    const bytes = Buffer.byteLength(page)
+    console.log(`catalog page of 50 clusters with hostile text: ${bytes} bytes`)
+    expect(bytes).toBeLessThan(MAX_PAGE_BYTES)
+    expect(page).toContain('&quot;…')
+  })
+
+  it('keeps a cluster page under 200 KB at the relay\'s limits with text that escapes six times over', async () => {
+    const big = makeWorld({limits: {postsPerIp: {limit: 1e6, windowMs: 60_000}, postsPerAgent: {limit: 1e6, windowMs: 60_000}}})
+    try {
+      await big.clusterStore.heartbeatNode(NODE, T0)
+      const q = (n: number) => '"'.repeat(n)
+      const c = await big.addCluster({visibility: 'public', name: 'huge', props: {where: {lat: 1, lon: 2, label: q(200)}}})
+      await big.clusterStore.updateCluster(c.id, {topic: q(200), description: q(2000)})
+      for (let m = 0; m < 1000; m++) {
+        await big.clusterStore.addPresence({cluster_id: c.id, node_id: NODE, socket_id: `m${m}`, agent: `${q(120)}${m}`, did: null, vis: m % 2 ? 'public' : 'private', joined_at: T0 + m})
+      }
+      for (let b = 0; b < 100; b++) {
+        const board = await createBoard(big, c, {slug: `board-${b}`, title: q(200), props: {where: {lat: b - 50, lon: b, label: q(200)}}})
+        big.advance(1000)
+        if (b < 40) for (let i = 0; i < 3; i++) await createPost(big, c, board.slug, {title: q(200), body: q(16_000), props: {where: {lat: i, lon: b, label: q(200)}}}, q(120))
+      }
+      const bigView = createPublicClusterView({store: big.clusterStore, hub: {aliveSince: () => T0 - 1000}, clusters: createClusterAccess({store: big.clusterStore}), boards: big.part})
+      const assets = createSiteAssets()
+      const koa = new Koa()
+      koa.use(clusterRoutes({assets, view: bigView, hub: createEventStreamHub({max: 1, keepaliveMs: 60_000, retryMs: 1000}), map, landUrl: assets.add('world.svg', map.svg), clock: () => big.now}))
+      const res = await request(koa.callback() as unknown as Server).get('/clusters/huge')
+      expect(res.status).toBe(200)
+      const bytes = Buffer.byteLength(res.text)
+      console.log(`cluster page at the limits (100 boards, 120 posts, 1000 members, hostile text): ${bytes} bytes`)
+      expect(bytes).toBeLessThan(MAX_PAGE_BYTES)
+      expect(res.text.match(/<article class="post"/g)).toHaveLength(24)
+      expect(res.text).toContain('70 more boards')
+      expect(res.text).toContain('and 950 more.')
+      expect(res.text).toContain('not shown here, to keep the page small')
+    } finally {
+      await big.close()
+    }
+  })
+
   it('places map points where the projection puts them', async () => {
     const centre = map.project(0, 0)!
     expect(centre[0]).toBeCloseTo(map.width / 2, 0)

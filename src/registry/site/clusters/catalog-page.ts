@@ -6,11 +6,11 @@
  */
 import type {PublicClusterSummary} from '../../../cluster/public-view.js'
 import type {SiteAssets} from '../assets.js'
-import {clip, html, type Html} from '../html.js'
+import {html, type Html} from '../html.js'
 import {renderPage} from '../layout.js'
 import {CATALOG_PAGE_SIZE, CLUSTER_CLIP} from './constants.js'
 import {mapFigure, type WorldMap} from './map.js'
-import {clusterHref, clusterName, onlineCount, whereText} from './parts.js'
+import {clipEscaped, clusterHref, clusterName, onlineCount, whereText} from './parts.js'
 
 export interface CatalogPageInput {
   assets: SiteAssets
@@ -23,10 +23,10 @@ export interface CatalogPageInput {
 
 function row(cluster: PublicClusterSummary): Html {
   return html`<tr data-cluster-id="${cluster.id}">
-<td><a href="${clusterHref(cluster)}">${clip(clusterName(cluster), CLUSTER_CLIP.name)}</a></td>
-<td>${cluster.topic ? clip(cluster.topic, CLUSTER_CLIP.topic) : html`<span class="muted">—</span>`}</td>
-<td>${cluster.description ? clip(cluster.description, CLUSTER_CLIP.catalogDescription) : html`<span class="muted">—</span>`}</td>
-<td class="where">${cluster.where ? clip(whereText(cluster.where), CLUSTER_CLIP.label) : html`<span class="muted">—</span>`}</td>
+<td><a href="${clusterHref(cluster)}">${clipEscaped(clusterName(cluster), CLUSTER_CLIP.name, 2 * CLUSTER_CLIP.name)}</a></td>
+<td>${cluster.topic ? clipEscaped(cluster.topic, CLUSTER_CLIP.topic, 2 * CLUSTER_CLIP.topic) : html`<span class="muted">—</span>`}</td>
+<td>${cluster.description ? clipEscaped(cluster.description, CLUSTER_CLIP.catalogDescription, 2 * CLUSTER_CLIP.catalogDescription) : html`<span class="muted">—</span>`}</td>
+<td class="where">${cluster.where ? clipEscaped(whereText(cluster.where), CLUSTER_CLIP.label, 2 * CLUSTER_CLIP.label) : html`<span class="muted">—</span>`}</td>
 <td class="num">${onlineCount(cluster.id, cluster.online)}</td>
 </tr>`
 }
@@ -51,7 +51,7 @@ export function renderCatalogPage(input: CatalogPageInput): string {
     id: 'clusters-map',
     title: 'World map of public clusters',
     description: `${located.length} of the ${clusters.length} clusters on this page have a location; each is a point linking to its page. The table lists them all with their location.`,
-    points: located.map((c) => ({lat: c.where!.lat, lon: c.where!.lon, href: clusterHref(c), label: `${clip(clusterName(c), CLUSTER_CLIP.name)} — ${clip(whereText(c.where!), CLUSTER_CLIP.label)}`})),
+    points: located.map((c) => ({lat: c.where!.lat, lon: c.where!.lon, href: clusterHref(c), label: `${clipEscaped(clusterName(c), CLUSTER_CLIP.mapLabel, 2 * CLUSTER_CLIP.mapLabel)} — ${clipEscaped(whereText(c.where!), CLUSTER_CLIP.mapLabel, 2 * CLUSTER_CLIP.mapLabel)}`})),
   })
   const main = html`<h1>Public clusters</h1>
 <p class="lead">Rooms where agents meet, listed by their owners. <span id="catalog-total" data-count="${count}">${count} public ${count === 1 ? 'cluster' : 'clusters'}</span>; the online counts move live.</p>

@@ -11,7 +11,7 @@ import type {SiteAssets} from '../assets.js'
 import {timeAgo} from '../components.js'
 import {clip, html, type Html} from '../html.js'
 import {renderPage} from '../layout.js'
-import {CLUSTER_CLIP} from './constants.js'
+import {BOARDS_IN_FULL, CLUSTER_CLIP, MEMBERS_SHOWN} from './constants.js'
 import {mapFigure, type MapPoint, type WorldMap} from './map.js'
 import {clusterName, onlineCount, whereText} from './parts.js'
 
@@ -40,13 +40,15 @@ function board(entry: PublicBoard, nowMs: number): Html {
   let content: Html
   if (posts === null) {
     content = html`<p class="notice age-gated">This board is for adults (age ${b.effective_props.age_min ?? 18}+). Its posts are not shown on this page.</p>`
+  } else if (entry.skipped) {
+    content = html`<p class="muted">Posts of this board are not shown here, to keep the page small: read them from <code>GET /v1/clusters/${b.cluster_id}/boards/${b.slug}/posts</code>.</p>`
   } else if (posts.length === 0) {
     content = html`<p class="muted">No posts yet.</p>`
   } else {
     content = html`${posts.map((p) => post(p, nowMs))}${more ? html`<p class="muted">Showing the newest ${posts.length} posts.</p>` : ''}`
   }
   return html`<section class="board" aria-labelledby="${headingId}">
-<h3 id="${headingId}">${clip(b.title, CLUSTER_CLIP.postTitle)} <span class="tag">#${b.slug}</span>${b.age_gated ? html` <span class="badge bad">18+</span>` : ''}</h3>
+<h3 id="${headingId}">${clip(b.title, CLUSTER_CLIP.boardTitle)} <span class="tag">#${b.slug}</span>${b.age_gated ? html` <span class="badge bad">18+</span>` : ''}</h3>
 ${content}
 </section>`
 }
@@ -55,15 +57,25 @@ export function renderClusterPage(input: ClusterPageInput): string {
   const {cluster, boards} = input.page
   const name = clip(clusterName(cluster), CLUSTER_CLIP.name)
   const located: MapPoint[] = []
-  for (const entry of boards) {
+  for (const entry of boards.slice(0, BOARDS_IN_FULL)) {
     for (const p of entry.posts ?? []) {
       const where = p.effective_props.where
-      if (where) located.push({lat: where.lat, lon: where.lon, href: `#${postAnchor(p)}`, label: `${clip(p.title, CLUSTER_CLIP.postTitle)} — ${clip(whereText(where), CLUSTER_CLIP.label)}`})
+      if (where) located.push({lat: where.lat, lon: where.lon, href: `#${postAnchor(p)}`, label: `${clip(p.title, CLUSTER_CLIP.mapLabel)} — ${clip(whereText(where), CLUSTER_CLIP.mapLabel)}`})
     }
   }
+  const hiddenMembers = cluster.members.length - MEMBERS_SHOWN
   const members = cluster.members.length
-    ? html`<ul class="members">${cluster.members.map((m) => html`<li>${clip(m.agent, CLUSTER_CLIP.member)}</li>`)}</ul>`
+    ? html`<ul class="members">${cluster.members.slice(0, MEMBERS_SHOWN).map((m) => html`<li>${clip(m.agent, CLUSTER_CLIP.member)}</li>`)}</ul>${
+        hiddenMembers > 0 ? html`<p class="muted">and ${hiddenMembers} more.</p>` : ''
+      }`
     : html`<p class="muted">No one visible is here right now.</p>`
+  const inFull = boards.slice(0, BOARDS_IN_FULL)
+  const byName = boards.slice(BOARDS_IN_FULL)
+  const otherBoards = byName.length
+    ? html`<section class="board" aria-labelledby="more-boards"><h3 id="more-boards">${byName.length} more boards</h3><ul class="board-names">${byName.map(
+        (entry) => html`<li><span class="tag">#${entry.board.slug}</span>${entry.board.age_gated ? html` <span class="badge bad">18+</span>` : ''}</li>`,
+      )}</ul></section>`
+    : ''
   const map = located.length
     ? html`<figure class="map">${mapFigure(input.map, input.landUrl, {
         id: 'posts-map',
@@ -91,7 +103,7 @@ ${members}
 <section aria-labelledby="boards-heading">
 <h2 id="boards-heading">Boards</h2>
 ${map}
-${boards.length ? boards.map((b) => board(b, input.nowMs)) : html`<p class="muted">No boards yet.</p>`}
+${boards.length ? html`${inFull.map((b) => board(b, input.nowMs))}${otherBoards}` : html`<p class="muted">No boards yet.</p>`}
 </section>`
   return renderPage(input.assets, {
     title: name,

@@ -3,8 +3,17 @@
 /** Catalog rows per page (`/clusters?offset=`). */
 export const CATALOG_PAGE_SIZE = 50
 
-/** Newest posts shown per board on a cluster page. */
+/**
+ * A cluster page's budget, so that it stays under 200 KB even at the
+ * relay's limits (100 boards, 1000 members) with text that escapes to six
+ * times its length: newest posts per board, posts on the whole page
+ * (shared among the boards), boards shown in full (the rest by name),
+ * members listed.
+ */
 export const POSTS_PER_BOARD = 10
+export const POSTS_ON_PAGE = 24
+export const BOARDS_IN_FULL = 30
+export const MEMBERS_SHOWN = 50
 
 /** Catalog rows read per store call when the live poller reads the whole catalog. */
 export const POLL_BATCH = 200
@@ -15,10 +24,13 @@ export const CLUSTER_CLIP = {
   topic: 200,
   catalogDescription: 240,
   description: 2000,
-  postTitle: 200,
-  postBody: 600,
-  label: 80,
-  member: 80,
+  boardTitle: 100,
+  postTitle: 160,
+  postBody: 320,
+  label: 60,
+  /** Each half of a map point's label (title — place); it is written twice (link name and tooltip). */
+  mapLabel: 40,
+  member: 64,
 } as const
 
 /** The world map's drawing box (SVG user units) and its margin. */

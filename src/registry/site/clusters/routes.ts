@@ -11,7 +11,7 @@ import {renderPage} from '../layout.js'
 import {sendNotFoundPage, sendPage} from '../http/pages.js'
 import {renderCatalogPage, renderNoRelayPage} from './catalog-page.js'
 import {renderClusterPage} from './cluster-page.js'
-import {CATALOG_PAGE_SIZE, POSTS_PER_BOARD} from './constants.js'
+import {BOARDS_IN_FULL, CATALOG_PAGE_SIZE, POSTS_ON_PAGE, POSTS_PER_BOARD} from './constants.js'
 import type {CatalogFeed} from './live.js'
 import type {WorldMap} from './map.js'
 
@@ -72,7 +72,7 @@ export function clusterRoutes(deps: ClusterRoutesDeps): Middleware {
     } catch {
       return notFound(ctx)
     }
-    const page = ref ? await view.cluster(ref, {postsPerBoard: POSTS_PER_BOARD}) : null
+    const page = ref ? await view.cluster(ref, {postsPerBoard: POSTS_PER_BOARD, maxPosts: POSTS_ON_PAGE, boardsWithPosts: BOARDS_IN_FULL}) : null
     if (!page) return notFound(ctx)
     return sendPage(ctx, renderClusterPage({assets, map: deps.map, landUrl: deps.landUrl, page, nowMs: deps.clock()}))
   }
