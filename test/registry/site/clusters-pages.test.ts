@@ -114,6 +114,13 @@ describe('clusters pages', () => {
     expect((await http().get('/clusters/open-air')).status).toBe(200)
   })
 
+  it('links a cluster whose slug is a route of the area (events) by its id', async () => {
+    const c = await world.addCluster({visibility: 'public', name: 'events'})
+    const page = (await http().get('/clusters')).text
+    expect(page).toContain(`href="/clusters/${c.id}"`)
+    expect((await http().get(`/clusters/${c.id}`)).status).toBe(200)
+  })
+
   it('answers private and unknown clusters with the same readable 404', async () => {
     const hidden = await world.addCluster({visibility: 'private', name: 'hidden-room'})
     const privateRes = await http().get(`/clusters/${hidden.id}`)

@@ -2,8 +2,12 @@
 import type {ClusterWhere} from '../../../cluster/types.js'
 import {html, type Html} from '../html.js'
 
+/** Slugs that name the area's own routes rather than a cluster (a cluster named "Events" is linked by id). */
+const RESERVED_SLUGS = new Set(['events'])
+
 /** The page of a cluster: by slug when it has one, else by id. */
-export const clusterHref = (cluster: {id: string; slug: string | null}) => `/clusters/${encodeURIComponent(cluster.slug ?? cluster.id)}`
+export const clusterHref = (cluster: {id: string; slug: string | null}) =>
+  `/clusters/${encodeURIComponent(cluster.slug && !RESERVED_SLUGS.has(cluster.slug) ? cluster.slug : cluster.id)}`
 
 export const clusterName = (cluster: {name: string | null}) => cluster.name ?? 'Unnamed cluster'
 

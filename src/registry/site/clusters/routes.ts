@@ -58,6 +58,7 @@ export function clusterRoutes(deps: ClusterRoutesDeps): Middleware {
     }
 
     if (rest === 'events') {
+      if (ctx.method !== 'GET') return next()
       if (!view || !deps.feed) return sendPage(ctx, renderNoRelayPage(assets), 404)
       const feed = deps.feed
       deps.hub.open(ctx, (stream) => feed.opened(stream))
