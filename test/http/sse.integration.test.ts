@@ -59,7 +59,7 @@ describe('event stream hub', () => {
     const second = await fetch(url)
     expect(second.status).toBe(503)
     expect(second.headers.get('retry-after')).toBe('2')
-    expect((await second.json()).error.code).toBe('too_many_streams')
+    expect(((await second.json()) as {error: {code: string}}).error.code).toBe('too_many_streams')
     await first.body!.cancel()
   })
   it('ends every stream on closeAll', async () => {
