@@ -170,15 +170,17 @@ async function timed(page, round) {
   const started = performance.now()
   const response = await fetch(base + page.path(round), {headers: {accept: page.accept ?? HTML}})
   const body = await response.arrayBuffer()
-  return {ms: performance.now() - started, status: response.status, type: response.headers.get('content-type') ?? '', bytes: body.byteLength}
+  // fetch decodes a compressed body: the wire size is its Content-Length then.
+  const wire = response.headers.get('content-encoding') ? Number(response.headers.get('content-length') ?? Number.NaN) : body.byteLength
+  return {ms: performance.now() - started, status: response.status, type: response.headers.get('content-type') ?? '', bytes: body.byteLength, wire}
 }
 
-const results = new Map(PAGES.map((page) => [page, {times: [], status: 0, type: '', bytes: 0}]))
+const results = new Map(PAGES.map((page) => [page, {times: [], status: 0, type: '', bytes: 0, wire: 0}]))
 for (let round = 0; round < WARMUP + REQUESTS; round++) {
   for (const page of PAGES) {
     const answer = await timed(page, round)
     const result = results.get(page)
-    Object.assign(result, {status: answer.status, type: answer.type, bytes: Math.max(result.bytes, answer.bytes)})
+    Object.assign(result, {status: answer.status, type: answer.type, bytes: Math.max(result.bytes, answer.bytes), wire: Math.max(result.wire, answer.wire)})
     if (round >= WARMUP) result.times.push(answer.ms)
   }
 }
@@ -187,7 +189,7 @@ const baseline = results.get(PAGES[0])
 const baselineMedian = percentile([...baseline.times].sort((a, b) => a - b), 0.5)
 log('')
 log(`first paint server time, ${REQUESTS} requests per page after ${WARMUP} warm-up (loopback, one at a time; bar: p95 < ${BAR_MS} ms)`)
-log(`${'page'.padEnd(34)} ${'status'.padStart(6)} ${'KB'.padStart(7)} ${'median'.padStart(10)} ${'p95'.padStart(10)} ${'×health'.padStart(8)}  bar`)
+log(`${'page'.padEnd(34)} ${'status'.padStart(6)} ${'KB'.padStart(7)} ${'wire KB'.padStart(8)} ${'median'.padStart(10)} ${'p95'.padStart(10)} ${'×health'.padStart(8)}  bar`)
 let missed = 0
 let missing = 0
 for (const page of PAGES) {
@@ -210,7 +212,7 @@ for (const page of PAGES) {
     verdict = 'MISS'
     missed++
   }
-  log(`${page.name.padEnd(34)} ${String(r.status).padStart(6)} ${(r.bytes / 1024).toFixed(1).padStart(7)} ${`${median.toFixed(2)} ms`.padStart(10)} ${`${p95.toFixed(2)} ms`.padStart(10)} ${(median / baselineMedian).toFixed(1).padStart(8)}  ${verdict}`)
+  log(`${page.name.padEnd(34)} ${String(r.status).padStart(6)} ${(r.bytes / 1024).toFixed(1).padStart(7)} ${(r.wire / 1024).toFixed(1).padStart(8)} ${`${median.toFixed(2)} ms`.padStart(10)} ${`${p95.toFixed(2)} ms`.padStart(10)} ${(median / baselineMedian).toFixed(1).padStart(8)}  ${verdict}`)
 }
 log('')
 log(missed ? `${missed} page(s) over the bar: MISS` : missing ? `${missing} page route(s) missing; every page served is under the bar` : `every page under ${BAR_MS} ms (p95)`)
