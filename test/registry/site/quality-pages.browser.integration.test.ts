@@ -118,4 +118,25 @@ describe('every site page, light and dark', () => {
       await context.close()
     }
   })
+
+  it('the checks themselves: under the site CSP, axe finds an unlabelled field and the watcher reports a blocked inline script', async () => {
+    const page = await browser.newPage()
+    const path = '/quality-self-test'
+    // A page with known faults, served under the site's own CSP (intercepted: no route of the registry is changed).
+    await page.route(site.url + path, (route) =>
+      route.fulfill({
+        status: 200,
+        headers: {'content-type': 'text/html; charset=utf-8', 'content-security-policy': SITE_CSP},
+        body: '<!doctype html><html lang="en"><head><title>t</title></head><body><main><h1>t</h1><input type="text"><script>document.title = "ran"</script></main></body></html>',
+      }),
+    )
+    await watchCspViolations(page)
+    await page.goto(site.url + path)
+    const axe = await scanAccessibility(page)
+    expect(axe.violations.map((v) => v.rule)).toContain('label')
+    expect(axe.summary).toMatch(/^label \(critical\) — .+\n {4}input/m)
+    expect(await cspViolations(page)).toEqual([expect.stringMatching(/^script-src-elem blocked inline/)])
+    expect(await page.title()).toBe('t')
+    await page.close()
+  })
 })
