@@ -7,6 +7,7 @@
  * site-agent-dark.png.
  */
 import {execFile} from 'node:child_process'
+import {existsSync} from 'node:fs'
 import {promisify} from 'node:util'
 import type {Page} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -18,6 +19,7 @@ import {startTestAgent, type TestAgent} from '../../support/test-agent.js'
 let site: SiteServer
 let agent: TestAgent
 let browser: TestBrowser
+let hostileAgent: TestAgent
 
 /** Waits until the registry's prober (first pass 5 s after start) has cached the agent's PublicCard. */
 async function waitForProbe(agentId: string, deadlineMs = 30_000) {
@@ -27,7 +29,8 @@ async function waitForProbe(agentId: string, deadlineMs = 30_000) {
     if (record.card_fetched_at && record.operational !== null) return record
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
-  throw new Error(`the prober did not fetch ${agentId}'s PublicCard within ${deadlineMs} ms`)
+  const last = await (await fetch(`${site.url}/v1/agents/${agentId}`)).text()
+  throw new Error(`the prober did not fetch ${agentId}'s PublicCard within ${deadlineMs} ms: ${last.slice(-900)}`)
 }
 
 beforeAll(async () => {
@@ -45,14 +48,48 @@ beforeAll(async () => {
         reply: (body) => (body && typeof body === 'object' && 'text' in body ? {status: 200, body: {ok: true, echo: (body as {text: unknown}).text}} : {status: 400, body: {error: {code: 'invalid_body', message: 'text is required'}}}),
       },
       {id: 'shout', name: 'Shout', description: 'The text in capitals. Free.', examples: ['Shout hello', '{"text": "hi"}']},
+      {
+        id: 'translate',
+        name: 'Translate',
+        description: 'Translates up to 5000 characters into one of 40 languages; about 1 s. 0.0015 SOL a call after 5 free calls a day.',
+        examples: ['Say "good morning" in French', '{"text": "good morning", "to": "fr"}'],
+        pricing: {unit: 'request', amount: 1_500_000, currency: 'lamports', network: 'solana-devnet', free_per_day: 5},
+      },
     ],
+  })
+  hostileAgent = await startTestAgent({
+    skills: [{id: 'run'}],
+    card: (url) => ({
+      name: 'Evil <script>alert(1)</script>',
+      url,
+      version: '1',
+      description: `\u202Egnp.exe <img src=x onerror=alert(2)> ${'long words '.repeat(360)}`,
+      defaultInputModes: ['application/json'],
+      defaultOutputModes: ['application/json'],
+      protocols: ['http'],
+      pricing: {unit: 'request', amount: 0, currency: 'free'},
+      availability: {now: true},
+      documentationUrl: 'https://docs.example/guide?a=1&b=2',
+      skills: [
+        {
+          id: 'run',
+          name: '<svg onload=alert(3)>',
+          description: `\u2066</code></pre><script>alert(4)</script> ${'y'.repeat(3900)}`,
+          examples: ["Run $(touch /tmp/pwned) `id`", `{"cmd": "'; touch /tmp/pwned-${process.pid}; echo '", "n": "\u202E"}`],
+        },
+      ],
+    }),
   })
   const {api_key, token} = await site.register('echo-agent', {endpoint: agent.url})
   // A token call is the heartbeat that brings the agent online (and makes the prober look at it).
   const heartbeat = await fetch(`${site.url}/v1/agents/token`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({agent_id: 'echo-agent', api_key})})
   expect(heartbeat.status).toBe(200)
   await site.pushCard(token, {name: 'Echo Agent', brand: 'Acme', description: 'Echoes what you send, for testing callers.', category: 'dev.echo', tags: ['echo', 'testing']})
+  const hostile = await site.register('evil-agent', {endpoint: hostileAgent.url})
+  await fetch(`${site.url}/v1/agents/token`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({agent_id: 'evil-agent', api_key: hostile.api_key})})
+  await site.pushCard(hostile.token, {name: '<script>alert(5)</script>\u202Eevil', description: `<a href="javascript:alert(6)">x</a> ${'z'.repeat(400)}`, category: 'a.b', tags: ['<b>t</b>']})
   await waitForProbe('echo-agent')
+  await waitForProbe('evil-agent')
   browser = await launchBrowser({viewport: {width: 1100, height: 900}})
   await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {origin: site.url})
 }, 60_000)
@@ -61,6 +98,7 @@ afterAll(async () => {
   await browser?.close()
   await site?.close()
   await agent?.close()
+  await hostileAgent?.close()
 })
 
 async function openAgent(scheme: 'light' | 'dark' = 'light'): Promise<Page> {
@@ -82,7 +120,10 @@ describe('the agent page in a browser', () => {
     expect(badges).toContain('card match 1/1')
     expect(badges).toContain('live')
     expect(await page.locator('dl.qualities').textContent()).toContain("Every skill on its card answered the registry's last probe")
-    expect(await page.locator('.skill h3').allTextContents()).toEqual(['Echo text', 'Shout'])
+    expect(await page.locator('.skill h3').allTextContents()).toEqual(['Echo text', 'Shout', 'Translate'])
+    const translate = page.locator('.skill').nth(2)
+    expect(await translate.locator('.skill-badges').textContent()).toContain('1500000 lamports (0.0015 SOL) per request on solana-devnet')
+    expect(await translate.textContent()).toContain('5 free calls per caller per day, then paid')
     const echo = page.locator('.skill').first()
     expect(await echo.locator('.skill-desc').textContent()).toBe('Answers with the text it was sent. Free; about 5 ms.')
     expect(await echo.locator('.skill-url code').textContent()).toBe(`${agent.url}/v1/echo`)
@@ -95,7 +136,7 @@ describe('the agent page in a browser', () => {
     ])
 
     // The script added one copy button per command; clicking copies the text.
-    expect(await page.locator('.command button.copy').count()).toBe(4)
+    expect(await page.locator('.command button.copy').count()).toBe(6)
     const copy = echo.locator('.command').first().locator('button.copy')
     expect(await copy.textContent()).toBe('Copy the curl command')
     expect(await copy.locator('.visually-hidden').textContent()).toBe(' the curl command')
@@ -117,6 +158,33 @@ describe('the agent page in a browser', () => {
     expect((await scanAccessibility(dark, {label: '/agent/echo-agent (dark)'})).violations).toEqual([])
     await browser.screenshot(dark, 'site-agent-dark')
     await dark.close()
+    await page.close()
+  })
+
+  it('a hostile card renders inert: nothing runs, nothing breaks out of its element', async () => {
+    const page = await browser.newPage()
+    const dialogs: string[] = []
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message())
+      void dialog.dismiss()
+    })
+    const response = await page.goto(`${site.url}/agent/evil-agent`)
+    expect(response?.status()).toBe(200)
+    expect(Buffer.byteLength(await response!.text())).toBeLessThan(200 * 1024)
+    expect(await page.locator('h1').textContent()).toBe('<script>alert(5)</script>evil')
+    expect(await page.locator('.skill h3').allTextContents()).toEqual(['<svg onload=alert(3)>'])
+    expect(await page.locator('script:not([src])').count()).toBe(0)
+    expect(await page.locator('img, svg, a[href^="javascript"]').count()).toBe(0)
+    const command = (await page.locator('.skill pre.cmd code').first().textContent()) ?? ''
+    expect(command).toContain(`'{"cmd":"'\\''; touch /tmp/pwned-${process.pid}; echo '\\''","n":"\\u202e"}'`)
+    // Run for real, the command sends the hostile text as data: nothing it carries runs.
+    const run = await promisify(execFile)('/bin/sh', ['-c', command], {encoding: 'utf8', timeout: 10_000, env: {...process.env, NO_PROXY: '*', no_proxy: '*'}})
+    expect(JSON.parse(run.stdout)).toEqual({ok: true})
+    expect(existsSync(`/tmp/pwned-${process.pid}`)).toBe(false)
+    expect(JSON.parse(hostileAgent.requestsTo('/v1/run').at(-1)!.body).cmd).toBe(`'; touch /tmp/pwned-${process.pid}; echo '`)
+    expect(await page.evaluate('document.body.innerText.includes("\\u202E") || document.body.innerText.includes("\\u2066")')).toBe(false)
+    expect(dialogs).toEqual([])
+    await browser.screenshot(page, 'site-agent-hostile')
     await page.close()
   })
 

@@ -157,6 +157,8 @@ describe('agent page', () => {
     expect(text).toContain('last seen <time datetime="2026-06-15T12:00:00.000Z">5 minutes ago</time>')
     expect(text).not.toContain('class="state online"')
     expect(text).toContain('The agent is offline: these skills answer only once it is back.')
+    expect(text).not.toContain('href="/agent/translator/.well-known/agent.json"')
+    expect(text).toContain('PublicCard <span class="muted">— not served now')
     expect(text).toContain('<h3>Translate text</h3>')
   })
 

@@ -143,7 +143,11 @@ ${publicCard ? renderSkills(publicCard, base, agent.probe) : ''}
 <section aria-labelledby="json">
 <h2 id="json">As JSON</h2>
 <ul class="json-links">
-<li><a href="${path}/.well-known/agent.json">PublicCard</a> <span class="muted">— the registry's cached copy of the agent's own card, served while the agent is online.</span></li>
+<li>${
+  record.online && publicCard
+    ? html`<a href="${path}/.well-known/agent.json">PublicCard</a> <span class="muted">— the registry's cached copy of the agent's own card (served while the agent is online).</span>`
+    : html`PublicCard <span class="muted">— not served now: the registry serves its cached copy of the agent's own card only while the agent is online and once it has fetched one.</span>`
+}</li>
 <li><a href="/v1/agents/${encodeURIComponent(record.agent_id)}">Directory record</a> <span class="muted">— everything above, as the API gives it.</span></li>
 </ul>
 <p class="muted">This same address gives the agent's DiscoveryCard to a program that asks for JSON:</p>
