@@ -9,9 +9,9 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {launchBrowser, type TestBrowser} from '../../support/browser.js'
 import {startSiteServer, type SiteServer} from '../../support/site-server.js'
-import {hostilePages, htmlProblems, seedHostile, type SeededHostile} from './hostile-fixture.js'
+import {BIDI, HANDLER, hostileDiscoveryCard, hostilePages, htmlProblems, SCRIPT, seedHostile, type SeededHostile} from './hostile-fixture.js'
 import {cspViolations, MAX_PAGE_BYTES, watchCspViolations} from './quality-checks.js'
-import {seedSite} from './quality-fixture.js'
+import {seedAgent, seedSite} from './quality-fixture.js'
 
 let site: SiteServer
 let seeded: SeededHostile
@@ -50,13 +50,19 @@ const DOM_PROBLEMS = `(() => {
     for (const a of el.attributes) {
       if (/^on/i.test(a.name)) problems.push('handler ' + a.name + ' on <' + el.localName + '>')
       if (['href', 'src', 'action', 'formaction', 'xlink:href'].includes(a.name) && /^\\s*(javascript|data|vbscript):/i.test(a.value)) problems.push(a.name + '=' + a.value.slice(0, 60) + ' on <' + el.localName + '>')
-      if (/[\\u202A-\\u202E\\u2066-\\u2069]/.test(a.value)) problems.push('bidi control in ' + a.name + ' of <' + el.localName + '>')
+      if (/[\\u202A-\\u202E\\u2066-\\u2069]/.test(a.value)) problems.push('bidi control in ' + a.name + ' of <' + el.localName + (el.closest('[id]') ? '> inside #' + el.closest('[id]').id : '>'))
     }
   }
   for (const el of document.querySelectorAll('iframe, object, embed, frame, base')) problems.push('element <' + el.localName + '>')
-  const text = document.title + document.body.innerText + document.body.textContent
-  const bidi = text.search(/[\\u202A-\\u202E\\u2066-\\u2069]/)
-  if (bidi >= 0) problems.push('bidi control in the text: …' + text.slice(Math.max(0, bidi - 60), bidi))
+  if (/[\\u202A-\\u202E\\u2066-\\u2069]/.test(document.title)) problems.push('bidi control in the title')
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!/[\\u202A-\\u202E\\u2066-\\u2069]/.test(node.data)) continue
+    const el = node.parentElement
+    const where = el.localName + (el.id ? '#' + el.id : '') + (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : '')
+    const owner = el.closest('[id]')
+    problems.push('bidi control in the text of <' + where + '>' + (owner && owner !== el ? ' inside #' + owner.id : '') + ': ' + node.data.slice(0, 50))
+  }
   return problems
 })()`
 
@@ -91,4 +97,45 @@ describe('a hostile card and cluster render inert', () => {
     await page.close()
     expect(problems, problems.join('\n')).toEqual([])
   })
+
+  it('a hostile agent and cluster arriving live (event streams, catalog poll) stay inert on the open pages', async () => {
+    const watched = [
+      {path: '/network', marker: 'live agent'},
+      {path: '/clusters', marker: 'live cluster'},
+      {path: `/agent/${seeded.agentId}`, marker: null},
+    ]
+    const dialogs: string[] = []
+    const pages = []
+    for (const target of watched) {
+      const page = await browser.newPage()
+      page.on('dialog', (dialog) => {
+        dialogs.push(`${target.path}: ${dialog.type()} ${dialog.message()}`)
+        void dialog.dismiss()
+      })
+      await watchCspViolations(page)
+      await page.goto(site.url + target.path, {waitUntil: 'load'})
+      pages.push({page, ...target})
+    }
+    await page0Settled()
+    // Arrives while the pages are open: a new agent (agent.registered, agent.card, agent.online) and a new public cluster.
+    await seedAgent(site, 'hostile-live', {...hostileDiscoveryCard(), name: `${SCRIPT}live agent${BIDI}`})
+    await site.createCluster({name: `${SCRIPT}live cluster${BIDI}`, topic: HANDLER, description: `${SCRIPT}${BIDI}`, props: {where: {lat: 1, lon: 2, label: `${SCRIPT}${BIDI}`}}})
+    const problems: string[] = []
+    for (const {page, path, marker} of pages) {
+      if (marker) {
+        // The page shows the newcomer without a reload (as text).
+        await page.waitForFunction(`document.body.textContent.includes(${JSON.stringify(marker)})`, undefined, {timeout: 10_000}).catch(() => problems.push(`${path}: "${marker}" never appeared live`))
+      } else await page.waitForTimeout(500)
+      for (const link of (await page.locator('main a').all()).slice(0, 30)) await link.hover({timeout: 1000}).catch(() => undefined)
+      problems.push(...((await page.evaluate(DOM_PROBLEMS)) as string[]).map((p) => `${path} DOM: ${p}`))
+      problems.push(...(await cspViolations(page)).map((v) => `${path} CSP violation: ${v}`))
+      await browser.screenshot(page, `site-hostile-live${path.replace(/\//g, '-')}`)
+      await page.close()
+    }
+    problems.push(...dialogs.map((d) => `dialog ${d}`))
+    expect(problems, problems.join('\n')).toEqual([])
+  })
 })
+
+/** Lets the open pages' scripts connect their streams before the newcomers arrive. */
+const page0Settled = () => new Promise((resolve) => setTimeout(resolve, 600))
