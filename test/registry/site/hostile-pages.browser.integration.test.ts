@@ -9,7 +9,7 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {launchBrowser, type TestBrowser} from '../../support/browser.js'
 import {startSiteServer, type SiteServer} from '../../support/site-server.js'
-import {BIDI, HANDLER, hostileDiscoveryCard, hostilePages, htmlProblems, SCRIPT, seedHostile, type SeededHostile} from './hostile-fixture.js'
+import {BIDI, HANDLER, HOSTILE_QUERY, hostileDiscoveryCard, hostilePages, htmlProblems, SCRIPT, seedHostile, type SeededHostile} from './hostile-fixture.js'
 import {cspViolations, MAX_PAGE_BYTES, watchCspViolations} from './quality-checks.js'
 import {seedAgent, seedSite} from './quality-fixture.js'
 
@@ -133,6 +133,32 @@ describe('a hostile card and cluster render inert', () => {
       await page.close()
     }
     problems.push(...dialogs.map((d) => `dialog ${d}`))
+    expect(problems, problems.join('\n')).toEqual([])
+  })
+})
+
+describe('hostile search results drawn by the page script', () => {
+  it('/network: typing a search that finds the hostile agent shows it as text, nothing runs', async () => {
+    const page = await browser.newPage()
+    const dialogs: string[] = []
+    page.on('dialog', (dialog) => {
+      dialogs.push(`${dialog.type()} ${dialog.message()}`)
+      void dialog.dismiss()
+    })
+    await watchCspViolations(page)
+    await page.goto(`${site.url}/network`, {waitUntil: 'load'})
+    await page.locator('#network-q').fill(HOSTILE_QUERY)
+    await page.locator('#network-q').press('Enter')
+    // The script answers from /v1/search in place (or the form reloads the page): either way the result must show, as text.
+    await page.waitForFunction(`document.querySelector('main').innerText.includes('mischief ')`, undefined, {timeout: 10_000})
+    await page.waitForTimeout(300)
+    await browser.screenshot(page, 'site-hostile-network-typed-search')
+    const problems = [
+      ...dialogs.map((d) => `dialog ${d}`),
+      ...((await page.evaluate(DOM_PROBLEMS)) as string[]).map((p) => `DOM: ${p}`),
+      ...(await cspViolations(page)).map((v) => `CSP violation: ${v}`),
+    ]
+    await page.close()
     expect(problems, problems.join('\n')).toEqual([])
   })
 })
