@@ -3,11 +3,10 @@
  * person can scan and a sentence saying what it means, for `operational`,
  * `card_match`, the live check, the key, and the owner class.
  */
-import {badge} from '../components.js'
+import {badge, timeAgo} from '../components.js'
 import {html, type Html} from '../html.js'
 import type {DirectoryRecord} from '../../records.js'
 import type {OwnerClass} from '../../types.js'
-import {timeAgo} from '../components.js'
 
 export interface Quality {
   label: string
@@ -63,7 +62,7 @@ export function keyQuality(record: DirectoryRecord): Quality {
 
 const OWNER_CLASSES: Record<OwnerClass, string> = {
   core: 'core — run by the registry operator',
-  partner: "partner — run with the registry operator",
+  partner: 'partner — run with the registry operator',
   'third-party': 'third-party — run by an independent operator',
 }
 
