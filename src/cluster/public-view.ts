@@ -48,16 +48,6 @@ export interface PublicClusterView {
   cluster(idOrSlug: string, options: {postsPerBoard: number; maxPosts?: number; boardsWithPosts?: number}): Promise<PublicClusterPage | null>
 }
 
-/**
- * What the view reads boards through. The boards part answers anonymous
- * reads over its routes exactly as it answers a stranger on the REST API
- * (public cluster, no token); `readBoardsThroughRoutes` asks it in-process.
- */
-export interface PublicBoardReads {
-  boards(clusterId: string): Promise<BoardView[]>
-  newestPosts(clusterId: string, boardId: string, limit: number): Promise<{posts: PostView[]; more: boolean}>
-}
-
 export interface PublicViewDeps {
   store: ClusterStore
   /** The relay hub: only which nodes count as alive. */
@@ -74,7 +64,7 @@ const MAX_POSTS_PER_BOARD = 100
 
 /** Built by relay.ts from its store, hub, access and boards. */
 export function createPublicClusterView(deps: PublicViewDeps): PublicClusterView {
-  const reads = deps.boards ? readBoardsThroughRoutes(deps.boards) : null
+  const reads = deps.boards?.publicReads ?? null
   const wsUrl = (clusterId: string) => (deps.publicUrl ? clusterWsUrl(deps.publicUrl, clusterId) : `/v1/clusters/${clusterId}/ws`)
 
   return {
@@ -116,59 +106,6 @@ export function createPublicClusterView(deps: PublicViewDeps): PublicClusterView
         }
       }
       return {cluster, boards}
-    },
-  }
-}
-
-/** The few fields of a request the boards part's GET routes read. */
-interface ReadRequest {
-  method: 'GET'
-  path: string
-  url: string
-  query: Record<string, string>
-  params: Record<string, string>
-  request: Record<string, unknown>
-  status: number
-  body: unknown
-  ip: string
-  get(name: string): string
-  set(): void
-}
-
-/**
- * Anonymous GETs of the boards part, answered in-process by its own
- * middleware (the BoardsPart seam has no other read): the same listings,
- * access checks and age gate a stranger gets from `GET …/boards` and
- * `GET …/boards/<id>/posts`. An error (a cluster deleted meanwhile) is thrown.
- */
-export function readBoardsThroughRoutes(boards: BoardsPart): PublicBoardReads {
-  const get = async (path: string, query: Record<string, string> = {}) => {
-    const search = new URLSearchParams(query).toString()
-    const request: ReadRequest = {
-      method: 'GET',
-      path,
-      url: search ? `${path}?${search}` : path,
-      query,
-      params: {},
-      request: {},
-      status: 404,
-      body: undefined,
-      ip: '127.0.0.1',
-      get: () => '',
-      set: () => undefined,
-    }
-    await boards.middleware(request as never, async () => undefined)
-    if (request.body === undefined) throw new Error(`boards part did not answer GET ${path}`)
-    return request.body as Record<string, unknown>
-  }
-  const base = (clusterId: string) => `/v1/clusters/${encodeURIComponent(clusterId)}/boards`
-  return {
-    async boards(clusterId) {
-      return (await get(base(clusterId))).boards as BoardView[]
-    },
-    async newestPosts(clusterId, boardId, limit) {
-      const answer = await get(`${base(clusterId)}/${encodeURIComponent(boardId)}/posts`, {limit: String(limit)})
-      return {posts: answer.posts as PostView[], more: typeof answer.next_cursor === 'string'}
     },
   }
 }

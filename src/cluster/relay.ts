@@ -46,7 +46,7 @@ export function createRelay(options: RelayOptions): RelayService {
   return {
     name: 'relay',
     clusters,
-    publicView: createPublicClusterView({store, hub, clusters, boards}),
+    publicView: createPublicClusterView({store, hub, clusters, boards, publicUrl: options.publicUrl}),
     middleware,
     upgrade,
     nodeView,

@@ -5,6 +5,7 @@
  * `mesh serve registry` and uses `RelayService.broadcast` for the legacy
  * channel route.
  */
+import type {BoardView, PostView} from './boards/types.js'
 import type {PublicClusterView} from './public-view.js'
 import type {Bus} from '../bus/bus.js'
 import type {PeerView} from '../bus/peers.js'
@@ -87,6 +88,18 @@ export interface BoardsPart {
   resolveTags(clusterId: string, text: string): Promise<ResolvedTags>
   /** Wipes boards and posts of a deleted cluster. */
   onClusterDeleted(clusterId: string): Promise<void>
+  /**
+   * Anonymous reads, answered as a stranger's `GET …/boards` and `GET …/boards/<id>/posts`
+   * are (public cluster, no token, no adult flag): what external surfaces may show.
+   */
+  readonly publicReads: PublicBoardReads
+}
+
+/** See BoardsPart.publicReads. Errors are the routes' (a cluster deleted meanwhile: not found; an age-gated board: refused). */
+export interface PublicBoardReads {
+  boards(clusterId: string): Promise<BoardView[]>
+  /** The newest live posts of a board, newest first, and whether it holds more. */
+  newestPosts(clusterId: string, boardId: string, limit: number): Promise<{posts: PostView[]; more: boolean}>
 }
 
 /** The relay's configurable limits (DECISIONS: Limits (configurable)); defaults in constants.ts. */

@@ -4,6 +4,7 @@ import {createLocalBus} from '../../src/bus/bus.js'
 import {createRelay} from '../../src/cluster/relay.js'
 import {createMemoryClusterStore, type ClusterStore, type PresenceEntry} from '../../src/cluster/store/store.js'
 import {hashToken} from '../../src/cluster/tokens.js'
+import {noPublicReads} from './public-reads-stub.js'
 import type {BoardsPart, RelayLimits} from '../../src/cluster/types.js'
 import {createHostApp} from '../../src/http/host.js'
 import {silentLogger} from '../../src/lib/log.js'
@@ -240,6 +241,7 @@ describe('DELETE /v1/clusters/<id>', () => {
       middleware: async (_ctx, next) => next(),
       resolveTags: async () => ({}),
       onClusterDeleted: async (id) => void deleted.push(id),
+      publicReads: noPublicReads,
     }
     const {app} = setup({boards})
     const a = await create(app, {name: 'A', visibility: 'public'})
@@ -280,6 +282,7 @@ describe('boards mount', () => {
       middleware: async (ctx, next) => (ctx.path.endsWith('/boards') ? void (ctx.body = {boards: []}) : next()),
       resolveTags: async () => ({}),
       onClusterDeleted: async () => {},
+      publicReads: noPublicReads,
     }
     const withBoards = setup({boards})
     const d = await create(withBoards.app, {visibility: 'public'})

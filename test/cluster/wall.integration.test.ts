@@ -1,6 +1,7 @@
 import WebSocket from 'ws'
 import {afterEach, describe, expect, it} from 'vitest'
 import {createMemoryClusterStore} from '../../src/cluster/store/store.js'
+import {noPublicReads} from './public-reads-stub.js'
 import type {BoardsPart, RelayLimits} from '../../src/cluster/types.js'
 import {api, Client, createCluster, join, refusal, startRelay, wsUrl, type TestRelay} from './helpers.js'
 
@@ -335,6 +336,7 @@ describe('hashtags and server-side sends', () => {
       middleware: async (_ctx, next) => next(),
       resolveTags: async (_id, text) => (calls.push(text), text.includes('#news') ? {board: 'news', ref: 'p_1'} : {}),
       onClusterDeleted: async () => {},
+      publicReads: noPublicReads,
     }
     await start({boards})
     const {cluster_id} = await createCluster(relay.url, {visibility: 'public'})

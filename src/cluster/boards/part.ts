@@ -6,6 +6,8 @@ import type {Logger} from '../../lib/log.js'
 import type {BoardsPart, ClusterAccess} from '../types.js'
 import {DEFAULT_BOARD_LIMITS, type BoardLimits} from './constants.js'
 import {createBoardsContext, postStoresOf} from './context.js'
+import {listBoards} from './board-ops.js'
+import {listPosts} from './post-ops.js'
 import {boardRoutes} from './routes.js'
 import {createMemoryBoardStore, type BoardStore, type MemoryBoardStore} from './store.js'
 import {resolveTags} from './tags.js'
@@ -89,6 +91,15 @@ export function createBoardsPart(options: BoardsPartOptions): BoardsPartHandle {
     },
     async onClusterDeleted(clusterId) {
       for (const store of postStoresOf(context)) await store.deleteCluster(clusterId)
+    },
+    publicReads: {
+      async boards(clusterId) {
+        return (await listBoards(context, clusterId)).boards
+      },
+      async newestPosts(clusterId, boardId, limit) {
+        const page = await listPosts(context, clusterId, boardId, undefined, {limit: String(limit)})
+        return {posts: page.posts, more: page.next_cursor !== null}
+      },
     },
     purgeExpired,
     async close() {
