@@ -32,8 +32,8 @@ const BREAKOUT = '"><svg onload=alert(4)>'
 export function hostileDiscoveryCard(): JsonObject {
   return {
     name: `${SCRIPT}${BIDI}`.slice(0, 100),
-    brand: `${BREAKOUT}b`.slice(0, 64),
-    category: `${HANDLER}`.slice(0, 100),
+    brand: `${BREAKOUT}${BIDI}b`.slice(0, 64),
+    category: `${HANDLER}${BIDI}`.slice(0, 100),
     description: `mischief ${SCRIPT} ${HANDLER} ${BREAKOUT} ${BIDI} ${'B'.repeat(300)}`.slice(0, 500),
     tags: [SCRIPT.slice(0, 50), BREAKOUT, `${BIDI}tag`, 'mischief'],
     endpoint: 'https://hostile.example/',
