@@ -20,6 +20,7 @@ let site: SiteServer
 let agent: TestAgent
 let browser: TestBrowser
 let hostileAgent: TestAgent
+let echoKey: string
 
 /** Waits until the registry's prober (first pass 5 s after start) has cached the agent's PublicCard. */
 async function waitForProbe(agentId: string, deadlineMs = 30_000) {
@@ -81,6 +82,7 @@ beforeAll(async () => {
     }),
   })
   const {api_key, token} = await site.register('echo-agent', {endpoint: agent.url})
+  echoKey = api_key
   // A token call is the heartbeat that brings the agent online (and makes the prober look at it).
   const heartbeat = await fetch(`${site.url}/v1/agents/token`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({agent_id: 'echo-agent', api_key})})
   expect(heartbeat.status).toBe(200)
@@ -200,7 +202,7 @@ describe('the agent page in a browser', () => {
     await context?.close()
   })
 
-  it('dims without a reload when the agent goes offline (the offline sweep, through /network/events)', async () => {
+  it('dims without a reload when the agent goes offline (the offline sweep, through /network/events), and pulses again when it is back', async () => {
     const page = await browser.newPage()
     // Let the page's event stream open before the sweep publishes.
     const stream = page.waitForResponse((response) => response.url() === `${site.url}/network/events`)
@@ -216,6 +218,11 @@ describe('the agent page in a browser', () => {
     expect(await page.locator('[data-agent-state] time').getAttribute('datetime')).toBe(new Date(site.now() - 5 * 60_000 - 1).toISOString())
     expect(await page.locator('.agent-page').getAttribute('class')).toContain('is-offline')
     await browser.screenshot(page, 'site-agent-offline')
+    // A heartbeat brings it back: the pulse returns, still without a reload.
+    const back = await fetch(`${site.url}/v1/agents/token`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({agent_id: 'echo-agent', api_key: echoKey})})
+    expect(back.status).toBe(200)
+    await page.waitForSelector('[data-agent-state] .state.online', {timeout: 10_000})
+    expect(await page.locator('.agent-page').getAttribute('class')).toContain('is-online')
     await page.close()
   })
 })
