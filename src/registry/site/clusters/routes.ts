@@ -42,7 +42,7 @@ function sendBadOffset(ctx: Context, assets: SiteAssets) {
 export function clusterRoutes(deps: ClusterRoutesDeps): Middleware {
   const {assets, view} = deps
   const notFound = (ctx: Context) =>
-    sendNotFoundPage(ctx, assets, {title: 'No such cluster', message: 'There is no public cluster by that name or id.', section: 'clusters'})
+    sendNotFoundPage(ctx, assets, {title: 'No such cluster', message: 'There is no public cluster by that name or id.', section: 'clusters', back: {href: '/clusters', label: 'Back to public clusters'}})
 
   return async (ctx: Context, next: Next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next()

@@ -20,7 +20,12 @@ export function sendPage(ctx: Context, page: string, status = 200) {
 }
 
 /** A 404 a person can read, with the way back. */
-export function sendNotFoundPage(ctx: Context, assets: SiteAssets, options: {title: string; message: string; section?: SiteSection}) {
-  const main = html`<h1>${options.title}</h1><p>${options.message}</p><p><a href="/network">Back to the network</a></p>`
+export function sendNotFoundPage(
+  ctx: Context,
+  assets: SiteAssets,
+  options: {title: string; message: string; section?: SiteSection; back?: {href: string; label: string}},
+) {
+  const back = options.back ?? {href: '/network', label: 'Back to the network'}
+  const main = html`<h1>${options.title}</h1><p>${options.message}</p><p><a href="${back.href}">${back.label}</a></p>`
   sendPage(ctx, renderPage(assets, {title: options.title, section: options.section, main}), 404)
 }
