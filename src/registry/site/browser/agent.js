@@ -54,48 +54,11 @@ function addCopyButtons() {
   }
 }
 
-// The server's clock when it rendered the page (data-now-ms) against this browser's: "last seen"
-// is measured on the registry's clock, so a browser whose clock is off still says "just now".
-let clockSkewMs = 0
-
-function timeAgo(iso) {
-  const then = Date.parse(iso)
-  if (!Number.isFinite(then)) return iso
-  const seconds = Math.max(0, Math.round((Date.now() + clockSkewMs - then) / 1000))
-  for (const [size, name] of [[86400, 'day'], [3600, 'hour'], [60, 'minute']]) {
-    const n = Math.floor(seconds / size)
-    if (n >= 1) return `${n} ${name}${n === 1 ? '' : 's'} ago`
-  }
-  return 'just now'
-}
-
-// The same markup as onlineState() in src/registry/site/components.ts, built with DOM calls (no HTML strings).
-function renderState(target, online, lastSeen) {
-  const state = document.createElement('span')
-  state.className = `state ${online ? 'online' : 'offline'}`
-  state.dataset.online = String(online)
-  const dot = document.createElement('span')
-  dot.className = 'dot'
-  dot.setAttribute('aria-hidden', 'true')
-  state.append(dot, online ? 'online' : 'offline')
-  if (!online) {
-    if (lastSeen) {
-      const time = document.createElement('time')
-      time.dateTime = lastSeen
-      time.textContent = timeAgo(lastSeen)
-      state.append(' · last seen ', time)
-    } else state.append(' · never seen')
-  }
-  target.replaceChildren(state)
-}
-
 function followState() {
   const page = document.querySelector('.agent-page[data-agent-id]')
   const target = document.querySelector('[data-agent-state]')
   if (!page || !target || typeof EventSource !== 'function') return
   const id = page.dataset.agentId
-  const serverNow = Number(page.dataset.nowMs)
-  if (Number.isFinite(serverNow)) clockSkewMs = serverNow - Date.now()
   const events = new EventSource('/network/events')
   events.addEventListener('agent', (event) => {
     let data
@@ -108,7 +71,7 @@ function followState() {
     const current = target.querySelector('.state')
     const lastSeen = typeof data.last_seen === 'string' ? data.last_seen : null
     if (current && current.dataset.online === String(data.online) && data.online) return
-    renderState(target, data.online, lastSeen)
+    target.replaceChildren(globalThis.meshSite.stateElement(data.online, lastSeen))
     page.classList.toggle('is-online', data.online)
     page.classList.toggle('is-offline', !data.online)
   })

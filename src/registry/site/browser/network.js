@@ -306,35 +306,6 @@
     }
   })
 
-  // The list items: the same markup the server renders (components.ts onlineState).
-  function stateElement(online, lastSeen) {
-    const state = document.createElement('span')
-    state.className = online ? 'state online' : 'state offline'
-    state.dataset.online = String(online)
-    const dot = document.createElement('span')
-    dot.className = 'dot'
-    dot.setAttribute('aria-hidden', 'true')
-    state.append(dot, online ? 'online' : 'offline')
-    if (!online) {
-      if (lastSeen) {
-        const time = document.createElement('time')
-        time.dateTime = lastSeen
-        time.textContent = ago(lastSeen)
-        state.append(' · last seen ', time)
-      } else state.append(' · never seen')
-    }
-    return state
-  }
-  // "last seen" counts from the registry's clock (the page's render time), not this computer's.
-  const clockOffset = Number.isFinite(Number(figure.dataset.now)) && figure.dataset.now ? Number(figure.dataset.now) - Date.now() : 0
-  function ago(iso) {
-    const seconds = Math.max(0, Math.round((Date.now() + clockOffset - Date.parse(iso)) / 1000))
-    for (const [size, unit] of [[86400, 'day'], [3600, 'hour'], [60, 'minute']]) {
-      const n = Math.floor(seconds / size)
-      if (n >= 1) return `${n} ${unit}${n === 1 ? '' : 's'} ago`
-    }
-    return 'just now'
-  }
   function listItem(agent) {
     const item = document.createElement('li')
     item.className = 'agent new'
@@ -347,7 +318,7 @@
     const group = document.createElement('span')
     group.className = 'group'
     group.textContent = `${agent.brand ?? 'no brand'} · ${agent.category ?? 'uncategorised'}`
-    item.append(link, ' ', group, ' ', stateElement(agent.online, agent.last_seen))
+    item.append(link, ' ', group, ' ', globalThis.meshSite.stateElement(agent.online, agent.last_seen))
     return item
   }
   function findItem(id) {
@@ -374,7 +345,7 @@
     const where = `${agent.brand ?? 'no brand'} · ${agent.category ?? 'uncategorised'}`
     if (group && group.textContent !== where) group.textContent = where
     const old = item.querySelector('.state')
-    const state = stateElement(agent.online, agent.last_seen)
+    const state = globalThis.meshSite.stateElement(agent.online, agent.last_seen)
     if (old) old.replaceWith(state)
     else item.append(state)
   }
