@@ -41,6 +41,7 @@ export function renderPage(assets: SiteAssets, options: PageOptions): string {
 <meta name="color-scheme" content="light dark">
 <title>${options.title} · mesh</title>
 ${options.description ? html`<meta name="description" content="${options.description}">` : ''}
+<link rel="icon" href="${assets.url('favicon.svg')}" type="image/svg+xml">
 <link rel="stylesheet" href="${assets.url('base.css')}">
 ${(options.styles ?? []).map((name) => html`<link rel="stylesheet" href="${assets.url(name)}">`)}
 ${(options.scripts ?? []).map((name) => html`<script defer src="${assets.url(name)}"></script>`)}
