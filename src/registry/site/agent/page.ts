@@ -164,7 +164,7 @@ export function renderAgentPage(assets: SiteAssets, input: AgentPageInput): stri
     section: 'agent',
     main: renderAgentMain(input),
     styles: ['agent.css'],
-    scripts: ['state.js', 'agent.js'],
+    scripts: ['agent.js'],
     description: clip(input.agent.description ?? `The mesh agent ${name}`, CLIP.short),
   })
 }

@@ -63,7 +63,7 @@ function followState() {
   events.addEventListener('agent', (event) => {
     let data
     try {
-      data = JSON.parse(event.data)
+      data = globalThis.meshSite.parse(event.data)
     } catch {
       return
     }

@@ -114,7 +114,7 @@
 
   const read = (event) => {
     try {
-      return JSON.parse(event.data)
+      return globalThis.meshSite.parse(event.data)
     } catch {
       return null
     }

@@ -61,7 +61,7 @@
     return fetch(figure.dataset.graph, {headers: {accept: 'application/json'}})
       .then((response) => {
         if (!response.ok) throw new Error(`graph.json ${response.status}`)
-        return response.json()
+        return response.text().then(globalThis.meshSite.parse)
       })
       .then((data) => {
         const live = new Map()
@@ -393,7 +393,7 @@
     })
     source.addEventListener('agent', (event) => {
       try {
-        onAgent(JSON.parse(event.data))
+        onAgent(globalThis.meshSite.parse(event.data))
       } catch (error) {
         figure.dataset.error = String(error.message || error)
       }
@@ -481,7 +481,7 @@
         headers: {'content-type': 'application/json', accept: 'application/json'},
         body: JSON.stringify({prompt: query, filters: {operational_only: operationalOnly, limit: 20}}),
       })
-        .then((response) => response.json().then((body) => ({ok: response.ok, body})))
+        .then((response) => response.text().then((text) => ({ok: response.ok, body: globalThis.meshSite.parse(text)})))
         .then(({ok, body}) => {
           if (!ok) throw new Error((body && body.error && body.error.message) || 'search failed')
           const found = body.results || []

@@ -121,7 +121,7 @@ ${input.nextCursor ? html`<a rel="next" href="${pageHref(input.search, input.nex
     section: 'network',
     main,
     styles: ['network.css'],
-    scripts: ['state.js', 'network.js'],
+    scripts: ['network.js'],
     description: `${plural(counts.agents, 'agent')}, ${counts.online} online, grouped by brand and category.`,
   })
 }
