@@ -62,7 +62,7 @@ describe('/resources in the site frame', () => {
     expect(res.text).toContain('<main id="main"')
     expect(res.text).toContain('<a href="/resources" aria-current="page">Resources</a>')
     expect(res.text).toContain('<h1>Network resources</h1>')
-    expect(res.text).toContain('<li>Hub: <a href="https://registry.example/" rel="nofollow noopener">https://registry.example</a></li>')
+    expect(res.text).toContain('<li>Hub: <a href="https://registry.example" rel="nofollow noopener">https://registry.example</a></li>')
     expect(res.text).toContain('<a href="https://registry.example/standard/version" rel="nofollow noopener">')
     expect(res.text).toContain('<a href="/resources?format=md">markdown</a>')
     expect(res.text).not.toMatch(/<style|style=|<script(?![^>]*src="\/site\/)/)
@@ -108,48 +108,39 @@ describe('/resources in the site frame', () => {
     expect(main).not.toMatch(/<[a-z][^>]*\son\w+=/i)
     expect(res.text).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/)
     expect(main).toContain('<h1>Our &lt;script&gt;alert(1)&lt;/script&gt; network</h1>')
-    expect(main).toContain('<p>&lt;script&gt;alert(2)&lt;/script&gt; &lt;img src=x onerror=&quot;alert(3)&quot;&gt;</p>')
-    expect(main).toContain('<li>click</li>')
-    expect(main).toContain('<li>relative and data</li>')
-    expect(main).toContain('<a href="https://hub.example/x" rel="nofollow noopener">https://hub.example/x</a>&quot;onmouseover=&quot;alert(5)')
-    expect(main).toContain('<pre><code>&lt;script&gt;alert(7)&lt;/script&gt;</code></pre>')
+    expect(main).toContain('<p>&lt;script&gt;alert(2)&lt;/script&gt;\n&lt;img src=x onerror=&quot;alert(3)&quot;&gt;</p>')
+    // A link to anything but an absolute http(s) URL stays its markdown text.
+    expect(main).toContain('<li>[click](javascript:alert<code>4</code>)</li>')
+    expect(main).toContain('<li>[relative](/standard/version) and [data](data:text/html;base64,PGI+)</li>')
+    // The quote cannot leave the attribute: it is percent-encoded in the href and an entity in the text.
+    expect(main).toContain('<a href="https://hub.example/x%22onmouseover=%22alert(5)" rel="nofollow noopener">https://hub.example/x&quot;onmouseover=&quot;alert(5)</a>')
+    expect(main).toContain('<pre><code>&lt;script&gt;alert(7)&lt;/script&gt;\n</code></pre>')
     expect(res.text).toContain('<title>Our &lt;script&gt;alert(1)&lt;/script&gt; network · mesh</title>')
   })
 })
 
-describe('renderMarkdown (the resources subset)', () => {
+describe('renderMarkdown (markdown-it, safe links)', () => {
   const render = (markdown: string) => renderMarkdown(markdown).body.value
 
-  it('headings, paragraphs joined across lines, lists, quotes, rules, fenced code', () => {
-    expect(render('# One\n\nfirst line\nsecond line\n\n## Two ##\n- a\n- b\n\n1. x\n2) y\n\n> said\n\n---\n\n~~~\ncode  kept\n~~~\n')).toBe(
-      [
-        '<h1>One</h1>',
-        '<p>first line second line</p>',
-        '<h2>Two</h2>',
-        '<ul><li>a</li><li>b</li></ul>',
-        '<ol><li>x</li><li>y</li></ol>',
-        '<blockquote><p>said</p></blockquote>',
-        '<hr>',
-        '<pre><code>code  kept</code></pre>',
-      ].join('\n'),
-    )
-    expect(renderMarkdown('text\n# Title\n').title).toBe('Title')
+  it('renders CommonMark blocks and takes the first level-1 heading as the title', () => {
+    const out = render('# One\n\nfirst line\nsecond line\n\n## Two ##\n- a\n- b\n\n1. x\n2. y\n\n> said\n\n---\n\n~~~\ncode  kept\n~~~\n')
+    for (const part of ['<h1>One</h1>', '<p>first line\nsecond line</p>', '<h2>Two</h2>', '<li>a</li>', '<ol>', '<blockquote>', '<hr>', '<pre><code>code  kept\n</code></pre>']) {
+      expect(out).toContain(part)
+    }
+    expect(renderMarkdown('text\n\n# Title\n').title).toBe('Title')
     expect(renderMarkdown('## only a second level\n').title).toBeUndefined()
   })
 
-  it('inline code, strong, emphasis, links and bare URLs; code keeps its text unlinked', () => {
-    expect(render('Run `mesh call https://a.example` with **care** and *speed* at [the hub](https://hub.example/) or <https://b.example/x>.')).toBe(
-      '<p>Run <code>mesh call https://a.example</code> with <strong>care</strong> and <em>speed</em> at ' +
-        '<a href="https://hub.example/" rel="nofollow noopener">the hub</a> or <a href="https://b.example/x" rel="nofollow noopener">https://b.example/x</a>.</p>',
-    )
-    expect(render('see https://c.example/docs, then snake_case_name stays')).toBe(
-      '<p>see <a href="https://c.example/docs" rel="nofollow noopener">https://c.example/docs</a>, then snake_case_name stays</p>',
+  it('links http(s) targets and bare URLs with rel="nofollow noopener", never bare domain names or code', () => {
+    expect(render('Run `mesh call https://a.example` at [the hub](https://hub.example/) or <https://b.example/x>; see https://c.example/docs or example.com.')).toBe(
+      '<p>Run <code>mesh call https://a.example</code> at <a href="https://hub.example/" rel="nofollow noopener">the hub</a> or ' +
+        '<a href="https://b.example/x" rel="nofollow noopener">https://b.example/x</a>; see <a href="https://c.example/docs" rel="nofollow noopener">https://c.example/docs</a> or example.com.</p>\n',
     )
     // No anchor inside an anchor: a URL in a link's label is text.
-    expect(render('[https://x.example](https://y.example)')).toBe('<p><a href="https://y.example/" rel="nofollow noopener">https://x.example</a></p>')
+    expect(render('[https://x.example](https://y.example)')).toBe('<p><a href="https://y.example" rel="nofollow noopener">https://x.example</a></p>\n')
   })
 
-  it('HTML comments are dropped; unmatched markers stay text', () => {
-    expect(render('<!-- note -->\nkeep * this and `that\n')).toBe('<p>keep * this and &#96;that</p>')
+  it('drops HTML comments and bidi controls', () => {
+    expect(render('<!-- note -->\nkeep \u202Ethis\n')).toBe('<p>keep this</p>\n')
   })
 })
