@@ -23,7 +23,7 @@ export interface SiteServer {
   now(): number
   /** Registers `agentId` and returns its api_key and a fresh token. */
   register(agentId: string, body?: Record<string, unknown>): Promise<{api_key: string; token: string}>
-  /** PATCH me with the card (and the heartbeat's other fields); the agent comes online. */
+  /** PATCH me with the card. Only a token call (POST /v1/agents/token) marks the agent seen, i.e. online. */
   pushCard(token: string, card: Record<string, unknown>): Promise<void>
   /** Creates a public cluster; returns the creation body (cluster_id, admin_token, …). */
   createCluster(body: Record<string, unknown>): Promise<Record<string, string>>

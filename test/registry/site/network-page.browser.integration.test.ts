@@ -120,7 +120,7 @@ describe('/network in a browser', () => {
 
     const report = await scanAccessibility(page, {label: 'network'})
     expect(report.summary).toBe('')
-    await browser.screenshot(page, 'site-network')
+    await browser.screenshot(page, 'site-network-live')
     await page.close()
   })
 
@@ -167,7 +167,7 @@ describe('/network in a browser', () => {
     expect(background).toBe('#121216')
     const report = await scanAccessibility(page, {label: 'network (dark)'})
     expect(report.summary).toBe('')
-    await browser.screenshot(page, 'site-network-dark')
+    await browser.screenshot(page, 'site-network-live-dark')
     await page.close()
   })
 })
