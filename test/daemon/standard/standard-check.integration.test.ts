@@ -7,6 +7,8 @@ import {createDaemon, type Daemon} from '../../../src/daemon/daemon.js'
 import {standardCheckArea, versionUrlOf, type StandardCheckArea, type StandardCheckOptions} from '../../../src/daemon/standard-check/index.js'
 import {CLUSTER, makeRepo, type FixtureRepo} from '../../standard/fixtures.js'
 import {startHarness} from '../harness.js'
+import {shippedStandardSite} from '../../../src/standard/site.js'
+import {startSiteServer} from '../../support/site-server.js'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -127,5 +129,13 @@ describe('standard catch-up', () => {
     expect(versionUrlOf('https://mesh.dev/standard/')).toBe('https://mesh.dev/standard/version')
     expect(versionUrlOf('https://mesh.dev')).toBe('https://mesh.dev/standard/version')
     expect(versionUrlOf('https://mesh.dev/docs')).toBe('https://mesh.dev/standard/version')
+  })
+
+  it("reads the version a real registry publishes (its standard's site, as --site-dir sets it)", async () => {
+    const registry = await startSiteServer({site: {...shippedStandardSite('http://127.0.0.1'), version: 40}})
+    cleanups.push(() => registry.close())
+    const {area} = await setup(makeRepo(), {env: {MESH_STANDARD_URL: `${registry.url}/standard/version`}})
+    expect(await area.checkNow()).toMatchObject({state: 'checked', installed: 38, published: 40, source: 'env'})
+    expect(area.warnings?.()).toEqual([GAP])
   })
 })
