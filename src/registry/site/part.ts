@@ -32,7 +32,7 @@ export function createSitePart(context: RegistryContext, options: SiteOptions = 
   const areas = [createAgentPages(deps), createNetworkPages(deps), createClusterPages(deps), createStandardPages(deps)]
   return {
     name: 'site',
-    middleware: siteChain(deps.assets, areas),
+    middleware: siteChain(deps.assets, areas, context.logger),
     async start() {
       for (const area of areas) await area.start?.()
     },

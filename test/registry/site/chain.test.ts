@@ -29,3 +29,22 @@ describe('site chain', () => {
     expect((await h.http.post(path)).status).toBe(404)
   })
 })
+
+describe('site error pages', () => {
+  it('answers a browser with an HTML page of the same status when a page fails, and hides the cause', async () => {
+    const h = createHarness({parts: (ctx) => [createSitePart(ctx)]})
+    h.store.getAgent = async () => {
+      throw new Error('disk on fire')
+    }
+    const browser = await h.http.get('/agent/alpha').set('accept', 'text/html')
+    expect(browser.status).toBe(500)
+    expect(browser.headers['content-type']).toBe('text/html; charset=utf-8')
+    expect(browser.headers['content-security-policy']).toBe(SITE_CSP)
+    expect(browser.text).toContain('<h1>Something went wrong</h1>')
+    expect(browser.text).toContain('Internal server error')
+    expect(browser.text).not.toContain('disk on fire')
+    const api = await h.http.get('/agent/alpha').set('accept', 'application/json')
+    expect(api.status).toBe(500)
+    expect(api.body).toEqual({error: {code: 'internal', message: 'Internal server error'}})
+  })
+})
