@@ -16,8 +16,7 @@
 // --cpu-prof runs one more kit round, not counted, under the V8 profiler and
 // writes the server thread's profile (open it in Chrome DevTools or VS Code).
 import {verify} from 'node:crypto'
-import {readFileSync, writeFileSync} from 'node:fs'
-import inspector from 'node:inspector'
+import {readFileSync} from 'node:fs'
 import {Worker} from 'node:worker_threads'
 import {
   createMemoryNonceStore,
@@ -31,6 +30,7 @@ import {
 } from '../../dist/identity/index.js'
 import {BODY, SKILL_PATH, bareKoaServer, kitServer} from './servers.mjs'
 import {option} from '../options.mjs'
+import {startCpuProfile} from '../profile.mjs'
 
 const VERIFICATIONS = Number(option('verifications', 20_000))
 const REQUESTS = Number(option('requests', 10_000))
@@ -125,21 +125,6 @@ function drive(baseUrl, privateKeyPem, nonceTag) {
   })
 }
 
-/** Starts the V8 profiler on this (the servers') thread; returns a function that stops it and writes the file. */
-async function profileThread() {
-  const session = new inspector.Session()
-  session.connect()
-  const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))))
-  await post('Profiler.enable')
-  await post('Profiler.start')
-  return async () => {
-    const {profile} = await post('Profiler.stop')
-    writeFileSync(CPU_PROFILE, JSON.stringify(profile))
-    session.disconnect()
-    console.log(`    CPU profile of an extra kit round (not counted) written to ${CPU_PROFILE}`)
-  }
-}
-
 async function callBench() {
   const identity = generateIdentityKeyPair()
   const kit = await kitServer()
@@ -158,7 +143,7 @@ async function callBench() {
     }
     if (CPU_PROFILE) {
       // One more kit round under the profiler, not counted: profiling slows the thread it watches.
-      const stopProfile = await profileThread()
+      const stopProfile = await startCpuProfile(CPU_PROFILE, 'an extra kit round (not counted)')
       await drive(kit.url, identity.privateKeyPem, 'kit-profiled')
       await stopProfile()
     }

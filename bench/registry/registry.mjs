@@ -13,8 +13,7 @@
 //     p50/p95/p99 of a few hundred natural-language prompts, beside a linear
 //     scan of the same cards as the baseline. Bar: p99 ≤ 20 ms.
 import {randomBytes} from 'node:crypto'
-import {mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
-import inspector from 'node:inspector'
+import {mkdtempSync, readdirSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Worker} from 'node:worker_threads'
@@ -30,6 +29,7 @@ import {tokenize} from '../../dist/registry/search/tokenizer.js'
 import {hashApiKey} from '../../dist/registry/service.js'
 import {prng, syntheticCard, syntheticPrompts} from './vocabulary.mjs'
 import {option} from '../options.mjs'
+import {startCpuProfile} from '../profile.mjs'
 
 const AGENTS = Number(option('agents', 10_000))
 const CARDS = Number(option('cards', 100_000))
@@ -92,22 +92,6 @@ function drive(baseUrl, agents, warmupCycles) {
   })
 }
 
-/** Starts the V8 profiler on this thread when --cpu-prof is given; returns a function that stops it and writes the file. */
-async function profileThread(enabled) {
-  if (!CPU_PROFILE || !enabled) return async () => {}
-  const session = new inspector.Session()
-  session.connect()
-  const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))))
-  await post('Profiler.enable')
-  await post('Profiler.start')
-  return async () => {
-    const {profile} = await post('Profiler.stop')
-    writeFileSync(CPU_PROFILE, JSON.stringify(profile))
-    session.disconnect()
-    console.log(`    CPU profile of the registry's last run written to ${CPU_PROFILE}`)
-  }
-}
-
 /** The baseline: the same two routes, answering JSON after reading a JSON body, and nothing else. */
 async function bareKoa() {
   const app = new Koa()
@@ -152,7 +136,7 @@ async function heartbeatBench() {
       // card is the pushed one (owner_class hoisted) and the measured pushes repeat it, as in a running registry.
       const warmupCycles = round === 1 ? agents.length : 0
       runs.bare.push(await drive(bare.url, agents, warmupCycles))
-      const stopProfile = await profileThread(round === ROUNDS)
+      const stopProfile = CPU_PROFILE && round === ROUNDS ? await startCpuProfile(CPU_PROFILE, "the registry's last run") : async () => {}
       runs.registry.push(await drive(host.url, agents, warmupCycles))
       await stopProfile()
       if (DETAIL) {
