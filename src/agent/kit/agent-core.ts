@@ -93,17 +93,22 @@ export function createAgentCore(options: CheckedOptions): AgentCore {
       return json(200, {pubkey, did: didKeyFromPublicKey(pubkey), verified: true})
     },
 
-    // spec prepaid alternative: `POST /v1/topup {payer_address}` binds the address to the signed caller's key.
+    // spec prepaid alternative: `POST /v1/topup {payer_address}` asks to bind the address to the signed caller's key;
+    // issue 18: the gate binds only on proof of control (`payer_signature`, or a first deposit with the issued memo).
     async topup(request) {
       const pubkey = await requireSigner(request)
-      const body = request.value as {payer_address?: unknown} | undefined
+      const body = request.value as {payer_address?: unknown; payer_signature?: unknown} | undefined
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        throw invalid('invalid_input', 'The body must be a JSON object {"payer_address": "<address>"}', {field: '$'})
+        throw invalid('invalid_input', 'The body must be a JSON object {"payer_address": "<address>", "payer_signature"?: "<signature>"}', {field: '$'})
       }
       if (typeof body.payer_address !== 'string' || body.payer_address.trim() === '') {
         throw invalid('invalid_input', 'payer_address must be the address you will pay from', {field: 'payer_address'})
       }
-      return json(200, await payments!.topup!({pubkey, payerAddress: body.payer_address.trim()}))
+      if (body.payer_signature !== undefined && typeof body.payer_signature !== 'string') {
+        throw invalid('invalid_input', "payer_signature must be the payer address's signature of the challenge message, as a string", {field: 'payer_signature'})
+      }
+      const payerSignature = body.payer_signature?.trim()
+      return json(200, await payments!.topup!({pubkey, payerAddress: body.payer_address.trim(), ...(payerSignature === undefined ? {} : {payerSignature})}))
     },
 
     callSkill: caller.call,

@@ -2,9 +2,9 @@
  * One call of `POST /v1/<skill-id>`, without Koa (spec Agent side, Paid call
  * at an agent skill endpoint, Pay-per-call wire flow; DECISIONS Paid calls).
  * The order is the contract: Mesh-Sig (401) → input schema (400, before any
- * payment step) → payment gate (402 / 503 / admitted) → handler → commit on
- * success, release on failure (a failed call spends no allowance, credit or
- * proof).
+ * payment step) → payment gate (402 / 503 / replay / admitted) → handler →
+ * commit on success (with the answer, which a proof keeps for its retries),
+ * release on failure (a failed call spends no allowance, credit or proof).
  */
 import {bearerToken} from '../../http/bearer.js'
 import {bodyHash, verifyMeshSig} from '../../identity/mesh-sig.js'
@@ -92,9 +92,11 @@ export function createSkillCaller(options: CheckedOptions): SkillCaller {
   }
 
   /** commit/release: a store hiccup here must not turn a served answer into an error; it is logged for the operator. */
-  async function settle(hold: PaymentHold, step: 'commit' | 'release', skill: CompiledSkill) {
+  async function settle(hold: PaymentHold, skill: CompiledSkill, reply: AgentReply | null) {
+    const step = reply ? 'commit' : 'release'
     try {
-      await hold[step]()
+      // The answer goes with the commit: a proof keeps it for an idempotent replay (issue 18).
+      await (reply ? hold.commit(reply) : hold.release())
     } catch (error) {
       logger.error(`payment ${step} failed`, {skill: skill.id, error: String((error as Error)?.message ?? error)})
     }
@@ -121,15 +123,17 @@ export function createSkillCaller(options: CheckedOptions): SkillCaller {
       if (decision.kind === 'challenge') {
         return {status: 402, headers: decision.challenge.headers, body: JSON.stringify(decision.challenge.body)}
       }
+      // Issue 18: the proof already bought this call's answer; the handler does not run again.
+      if (decision.kind === 'replay') return {status: decision.answer.status, body: decision.answer.body, headers: decision.answer.headers}
       const hold = decision.hold
       let reply: AgentReply
       try {
         reply = await run(skill, input, caller, credential, hold.receipt, request)
       } catch (error) {
-        await settle(hold, 'release', skill)
+        await settle(hold, skill, null)
         throw error
       }
-      await settle(hold, 'commit', skill)
+      await settle(hold, skill, reply)
       return reply
     },
     abortAll() {

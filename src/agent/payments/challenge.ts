@@ -8,13 +8,26 @@ import {challengeHint, type HintFacts} from './hints.js'
 import type {PaymentsConfig} from './options.js'
 import type {PaidCall, PaymentChallenge} from './types.js'
 
-export type ChallengeDetails = Pick<HintFacts, 'reason' | 'paid' | 'nonceResource'>
+export type ChallengeDetails = Pick<HintFacts, 'reason' | 'paid' | 'nonceResource' | 'mismatch'>
 
-/** Issues a nonce for this call (resource and price, valid `nonceTtlMs`) and builds the 402 around it. */
+/**
+ * Issues a nonce for this call, valid `nonceTtlMs`, and builds the 402 around
+ * it. Issue 18: the nonce is bound to the call it was issued for (resource,
+ * price, body hash, and the signer when the caller signed), so a proof
+ * paying it buys that call only, whoever sees the transaction on chain.
+ */
 export function issueChallenge(config: PaymentsConfig, store: PaymentStore, call: PaidCall, details: ChallengeDetails): PaymentChallenge {
   const nowMs = config.clock()
   const nonce = randomBytes(NONCE_BYTES).toString('hex')
-  store.issueNonce({nonce, resource: call.resource, lamports: call.lamports, issuedMs: nowMs, expiresMs: nowMs + config.nonceTtlMs})
+  store.issueNonce({
+    nonce,
+    resource: call.resource,
+    lamports: call.lamports,
+    bodyHash: call.bodyHash,
+    signer: call.caller.pubkey,
+    issuedMs: nowMs,
+    expiresMs: nowMs + config.nonceTtlMs,
+  })
   const lamports = call.lamports.toString()
   return {
     reason: details.reason,

@@ -5,10 +5,11 @@
  * "Pay-per-call").
  *
  * admit() decides in the order of the spec's table: a call with
- * `X-Payment-Proof` takes the proof path; otherwise the free allowance
- * (pubkey and IP), then the signed caller's prepaid credit, then a 402 with
- * a fresh nonce. What pays is reserved at admit and committed or given back
- * when the handler has answered.
+ * `X-Payment-Proof` takes the proof path (issue 18: a proof buys one answer,
+ * replayed to its retries); otherwise the free allowance (pubkey and IP),
+ * then the signed caller's prepaid credit, then a 402 with a fresh nonce
+ * bound to the call. What pays is reserved at admit and committed or given
+ * back when the handler has answered.
  */
 import {MeshError} from '../../lib/errors.js'
 import {openSqlite, type SqliteDatabase} from '../../store/sqlite.js'
@@ -18,13 +19,15 @@ import {issueChallenge} from './challenge.js'
 import {ALLOWANCE_WINDOW_MS, NONCE_RETENTION_MS} from './constants.js'
 import {createHold} from './hold.js'
 import {resolvePaymentsOptions, type CreatePaymentsOptions} from './options.js'
-import {scanDeposits, topup, type DepositScan, type PrepaidContext} from './prepaid.js'
+import {scanDeposits, type DepositScan, type PrepaidContext} from './prepaid.js'
 import {admitWithProof, type ProofContext} from './proof.js'
+import {createRunningProofs} from './running-proofs.js'
+import {topup} from './topup.js'
 import type {GateDecision, PaidCall, PaymentGate, TopupRequest} from './types.js'
 
 /** The gate createPayments returns: a PaymentGate plus the deposit scan, callable directly (tests, operators). */
 export interface Payments extends PaymentGate {
-  /** Present when prepaid is on (`lamportsPerCredit` given or derived from `card`). */
+  /** Present when prepaid is on (`lamportsPerCredit` given or derived from `card`); binds only on proof of control (topup.ts). */
   topup?(request: TopupRequest): Promise<Record<string, unknown>>
   /** One pass of the deposit job; resolves {handled: 0, credited: 0} when prepaid is off. */
   scanDeposits(): Promise<DepositScan>
@@ -46,7 +49,7 @@ export function createPayments(options: CreatePaymentsOptions): Payments {
   // After a restart no handler is running: a proof left reserved by a crash is usable again for its call.
   store.releaseStaleReservations()
   const chain = createChainClient({rpcUrl: config.rpcUrl, timeoutMs: config.rpcTimeoutMs})
-  const proofContext: ProofContext = {config, store, chain}
+  const proofContext: ProofContext = {config, store, chain, running: createRunningProofs()}
   const lamportsPerCredit = config.lamportsPerCredit
   const prepaid: PrepaidContext | null = lamportsPerCredit === null ? null : {config: {...config, lamportsPerCredit}, store, chain}
 
@@ -65,7 +68,7 @@ export function createPayments(options: CreatePaymentsOptions): Payments {
 
   async function tick() {
     const nowMs = config.clock()
-    store.purge({windowsStartedBeforeMs: nowMs - ALLOWANCE_WINDOW_MS, noncesExpiredBeforeMs: nowMs - NONCE_RETENTION_MS})
+    store.purge({windowsStartedBeforeMs: nowMs - ALLOWANCE_WINDOW_MS, noncesExpiredBeforeMs: nowMs - NONCE_RETENTION_MS, answersExpiredBeforeMs: nowMs})
     try {
       await runScan()
     } catch (error) {

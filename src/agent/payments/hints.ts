@@ -16,13 +16,17 @@ export type PaymentRefusal =
   | PaymentCheckFailure
   /** The memo's nonce was issued for another skill or price. */
   | 'nonce_other_call'
+  /** The memo's nonce was issued for this skill with another body (issue 18: a nonce is bound to its call). */
+  | 'nonce_other_body'
+  /** The memo's nonce was issued to a signed caller, and this request is not signed by that key. */
+  | 'nonce_other_signer'
   /** Another transaction already paid the memo's nonce. */
   | 'nonce_used'
   /** The transaction landed after the memo's nonce expired. */
   | 'nonce_expired'
-  /** This proof already paid for another call (another skill or body). */
+  /** This proof already paid for another call (another skill, body or signer). */
   | 'proof_used'
-  /** This proof paid for this call, and the retry window is over. */
+  /** This proof bought this call's answer, and the retry window (when the answer is kept) is over. */
   | 'entitlement_expired'
   /** The deposit scan credited this transaction as prepaid. */
   | 'credited_deposit'
@@ -43,6 +47,17 @@ export interface HintFacts {
   paid?: bigint
   /** For nonce_other_call: the call that nonce was for. */
   nonceResource?: string
+  /** For proof_used: what differs from the call the proof paid for. */
+  mismatch?: CallMismatch
+}
+
+/** How a request differs from the call a nonce or proof is bound to. */
+export type CallMismatch = 'skill' | 'body' | 'signer'
+
+const MISMATCH_WORDS: Record<CallMismatch, string> = {
+  skill: 'another skill or price',
+  body: 'another body',
+  signer: 'another signer (the request that got the 402 was signed by another key, or this one is unsigned)',
 }
 
 const minutes = (ms: number) => {
@@ -69,14 +84,18 @@ function refusalClause(facts: HintFacts): string {
       return 'the transaction memo holds no nonce this agent issued (another nonce, or none)'
     case 'nonce_other_call':
       return `the nonce in the memo was issued for another call (${facts.nonceResource ?? 'another skill'} or another price)`
+    case 'nonce_other_body':
+      return 'the nonce in the memo was issued for this skill with another body; a nonce pays only for the request that got its 402, so send exactly that body (the same bytes)'
+    case 'nonce_other_signer':
+      return 'the nonce in the memo was issued to a signed caller and this request is not signed by that key; send the paid request signed by the key that got the 402'
     case 'nonce_used':
       return 'the nonce in the memo was already paid by another transaction'
     case 'nonce_expired':
       return `the nonce in the memo had expired when the transaction was made (nonces last ${minutes(facts.nonceTtlMs)})`
     case 'proof_used':
-      return 'this transaction already paid for another call (another skill or another body); one payment buys one call'
+      return `this transaction paid for another call (${MISMATCH_WORDS[facts.mismatch ?? 'body']}); one payment buys one answer, for the request its nonce was issued to`
     case 'entitlement_expired':
-      return `this transaction already paid for this call and its ${minutes(facts.nonceTtlMs)} retry window is over`
+      return `this transaction already bought this call's answer, which is kept for retries only ${minutes(facts.nonceTtlMs)}; that window is over`
     case 'credited_deposit':
       return 'this transaction was credited as a prepaid deposit, so it cannot also pay a call'
     case 'payment_required':
@@ -95,7 +114,8 @@ export function challengeHint(facts: HintFacts): string {
   const how =
     `${facts.reason === 'unconfirmed' ? 'To pay anew instead: pay' : 'Pay'} ${lamportsToSol(facts.lamports)} SOL (${facts.lamports} lamports) to ${facts.wallet} on ${facts.network} ` +
     `with the memo ${facts.nonce} (chainPayUrl does this in a Solana Pay wallet), then send this same request again with ` +
-    `${PAYMENT_PROOF_HEADER}: <transaction signature>. The nonce is valid for ${minutes(facts.nonceTtlMs)}.`
+    `${PAYMENT_PROOF_HEADER}: <transaction signature>. The nonce is valid for ${minutes(facts.nonceTtlMs)}, for this skill and this exact body` +
+    `${facts.signed ? ', signed by the same key' : ''}; a retry with the same proof gets the same answer.`
   const prepaid = !facts.prepaid
     ? ''
     : facts.signed
@@ -104,7 +124,16 @@ export function challengeHint(facts: HintFacts): string {
   return `${why} ${how}${prepaid}`
 }
 
-/** The deposit instructions `topup` answers. */
+/** What `topup` answers until the caller has proven control of the payer address (issue 18). */
+export function payerChallengeHint(facts: {payerAddress: string; wallet: string; network: string; memo: string; expiresAt: string; ttlMs: number}): string {
+  return (
+    `${facts.payerAddress} is not bound to your key yet, and no deposit from it is credited to anyone until it is. Prove you control it, before ${facts.expiresAt} (${minutes(facts.ttlMs)}): ` +
+    `sign challenge.message with the address's key (a wallet's signMessage: the message's UTF-8 bytes, no prefix) and send ${TOPUP_ROUTE} {"payer_address": "${facts.payerAddress}", "payer_signature": "<base58 signature>"} signed by this same key; ` +
+    `or make your first deposit from ${facts.payerAddress} to ${facts.wallet} on ${facts.network} with the memo ${facts.memo}: it binds the address and is credited.`
+  )
+}
+
+/** The deposit instructions `topup` answers once the address is bound to the caller's key. */
 export function topupHint(facts: {payerAddress: string; wallet: string; network: string; lamportsPerCredit: bigint; scanIntervalMs: number}): string {
   return (
     `Send SOL from ${facts.payerAddress} to ${facts.wallet} on ${facts.network}, with no payment nonce in the memo. ` +

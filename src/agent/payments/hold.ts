@@ -1,17 +1,19 @@
 /** A PaymentHold whose commit or release happens once, whichever comes first (a second call does nothing). */
-import type {PaymentHold, PaymentReceipt} from './types.js'
+import type {PaidAnswer, PaymentHold, PaymentReceipt} from './types.js'
 
-export function createHold(receipt: PaymentReceipt, onCommit: () => void, onRelease: () => void): PaymentHold {
+export function createHold(receipt: PaymentReceipt, onCommit: (answer?: PaidAnswer) => void, onRelease: () => void): PaymentHold {
   let settled = false
-  const once = (step: () => void) => async () => {
-    if (settled) return
-    settled = true
-    step()
+  return {
+    receipt,
+    async commit(answer) {
+      if (settled) return
+      settled = true
+      onCommit(answer)
+    },
+    async release() {
+      if (settled) return
+      settled = true
+      onRelease()
+    },
   }
-  return {receipt, commit: once(onCommit), release: once(onRelease)}
 }
-
-const nothing = () => {}
-
-/** A hold with nothing to give back: a retry served from an entitlement. */
-export const freeHold = (receipt: PaymentReceipt): PaymentHold => createHold(receipt, nothing, nothing)

@@ -8,6 +8,7 @@ import {DEFAULT_RPC_TIMEOUT_MS} from '../solana/constants.js'
 import {
   DEFAULT_FREE_PER_DAY,
   DEFAULT_LABEL,
+  DEFAULT_MAX_STORED_ANSWER_BYTES,
   DEFAULT_NETWORK,
   DEFAULT_NONCE_TTL_MS,
   DEFAULT_TOPUP_INTERVAL_MS,
@@ -36,8 +37,10 @@ export interface CreatePaymentsOptions {
   label?: string
   /** How often the deposit scan runs, 60,000–300,000 ms; default 120,000. */
   topupIntervalMs?: number
-  /** Nonce lifetime and the retry window of a served proof; default 10 minutes. */
+  /** Nonce lifetime and the retry window of a served proof (how long its answer is kept); default 10 minutes. */
   nonceTtlMs?: number
+  /** The largest paid answer (JSON body bytes) kept for a retry with the same proof; default 1 MiB; 0 keeps none. */
+  maxStoredAnswerBytes?: number
   /** One chain request's timeout; default 10 s. */
   rpcTimeoutMs?: number
   /** Milliseconds clock; default Date.now. */
@@ -59,6 +62,7 @@ export interface PaymentsConfig {
   label: string
   topupIntervalMs: number
   nonceTtlMs: number
+  maxStoredAnswerBytes: number
   rpcTimeoutMs: number
   clock: () => number
   dataDir?: string
@@ -110,6 +114,8 @@ export function resolvePaymentsOptions(options: CreatePaymentsOptions): Payments
   }
   const nonceTtlMs = options.nonceTtlMs ?? DEFAULT_NONCE_TTL_MS
   if (!isWholeNumber(nonceTtlMs) || nonceTtlMs <= 0) fail(`nonceTtlMs must be a positive number of milliseconds (got ${String(nonceTtlMs)})`)
+  const maxStoredAnswerBytes = options.maxStoredAnswerBytes ?? DEFAULT_MAX_STORED_ANSWER_BYTES
+  if (!isWholeNumber(maxStoredAnswerBytes) || maxStoredAnswerBytes < 0) fail(`maxStoredAnswerBytes must be a whole number of bytes ≥ 0 (got ${String(maxStoredAnswerBytes)})`)
   const rpcTimeoutMs = options.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS
   if (!isWholeNumber(rpcTimeoutMs) || rpcTimeoutMs <= 0) fail(`rpcTimeoutMs must be a positive number of milliseconds (got ${String(rpcTimeoutMs)})`)
   if (options.dataDir !== undefined && options.db !== undefined) fail('give dataDir or db, not both')
@@ -130,6 +136,7 @@ export function resolvePaymentsOptions(options: CreatePaymentsOptions): Payments
     label,
     topupIntervalMs,
     nonceTtlMs,
+    maxStoredAnswerBytes,
     rpcTimeoutMs,
     clock: options.clock ?? Date.now,
     dataDir: options.dataDir,

@@ -1,21 +1,18 @@
 /**
- * Prepaid credit (spec: prepaid alternative; AGENT-KIT "Prepaid"):
- * `topup` binds a payer address to the signed caller's key, and the deposit
- * scan lists new wallet transactions (`getSignaturesForAddress` until the
- * cursor, then `getTransaction` for each) and credits transfers from bound
- * payers, idempotent on the signature.
+ * Prepaid credit (spec: prepaid alternative; AGENT-KIT "Prepaid"): the
+ * deposit scan lists new wallet transactions (`getSignaturesForAddress`
+ * until the cursor, then `getTransaction` for each) and credits transfers
+ * from bound payers, idempotent on the signature. A first deposit carrying
+ * a topup's memo from the address it named proves control and binds it
+ * (issue 18; the route itself is topup.ts).
  */
-import {conflict, invalid} from '../../lib/errors.js'
-import {isSolanaAddress} from '../solana/address.js'
 import type {ChainClient, SignatureEntry} from '../solana/chain-client.js'
 import {SIGNATURES_PAGE_LIMIT} from '../solana/constants.js'
-import {blockTimeMs, memosOf, nativeTransfers, type ParsedTransaction} from '../solana/transaction.js'
+import {blockTimeMs, memosOf, nativeTransfers, type NativeTransfer, type ParsedTransaction} from '../solana/transaction.js'
 import type {Binding, DepositOutcome, PaymentStore} from '../store/store.js'
 import {BINDING_CLOCK_SLACK_MS, MAX_SCAN_PAGES} from './constants.js'
-import {topupHint} from './hints.js'
 import type {PaymentsConfig} from './options.js'
 import {nonceCandidates} from './proof.js'
-import type {TopupRequest} from './types.js'
 
 export interface PrepaidContext {
   config: PaymentsConfig & {lamportsPerCredit: bigint}
@@ -29,30 +26,6 @@ export interface DepositScan {
   handled: number
   /** Credits added by this scan. */
   credited: number
-}
-
-/** `POST /v1/topup {payer_address}`: binds and answers the deposit instructions. */
-export function topup(context: PrepaidContext, request: TopupRequest): Record<string, unknown> {
-  const {config, store} = context
-  const payerAddress = request.payerAddress
-  if (!isSolanaAddress(payerAddress)) {
-    throw invalid('invalid_payer_address', 'payer_address must be a Solana address (base58, 32 bytes) you will pay from', {field: 'payer_address'})
-  }
-  if (payerAddress === config.wallet) throw invalid('invalid_payer_address', "payer_address is this agent's own wallet", {field: 'payer_address'})
-  const bound = store.bindPayer(payerAddress, request.pubkey, config.clock())
-  if (!bound.bound) {
-    // First binding wins: otherwise anyone could redirect another payer's deposits to their own key.
-    throw conflict('payer_address_taken', 'This payer address is already bound to another caller key; pay from an address of your own', {field: 'payer_address'})
-  }
-  return {
-    payer_address: payerAddress,
-    pay_to: config.wallet,
-    network: config.network,
-    lamports_per_credit: config.lamportsPerCredit.toString(),
-    credits: store.balance(request.pubkey),
-    scan_interval_seconds: Math.round(config.topupIntervalMs / 1000),
-    hint: topupHint({payerAddress, wallet: config.wallet, network: config.network, lamportsPerCredit: config.lamportsPerCredit, scanIntervalMs: config.topupIntervalMs}),
-  }
 }
 
 /** New wallet signatures since the cursor, oldest first; stops paging at the first one older than every binding. */
@@ -78,14 +51,31 @@ async function newSignatures(context: PrepaidContext, oldestUsefulMs: number): P
   return entries.reverse()
 }
 
+/**
+ * Issue 18: a deposit from the address a topup named, carrying that topup's
+ * memo and landed while its challenge lived, proves control (the source of a
+ * system transfer signs the transaction) and binds the address to the key
+ * that asked; `bindings` is updated so the deposit is credited at once.
+ */
+function proveByMemo(context: PrepaidContext, memoNonces: string[], incoming: NativeTransfer[], landedMs: number, bindings: Map<string, Binding>) {
+  for (const challenge of context.store.findPayerChallenges(memoNonces)) {
+    if (!incoming.some((transfer) => transfer.source === challenge.payerAddress)) continue
+    if (landedMs > challenge.expiresMs || landedMs < challenge.issuedMs - BINDING_CLOCK_SLACK_MS) continue
+    const bound = context.store.bindPayer(challenge.payerAddress, challenge.pubkey, landedMs, 'memo')
+    if (bound.bound) bindings.set(challenge.payerAddress, bound.binding)
+  }
+}
+
 /** What a wallet transaction is, for prepaid purposes. */
 function classify(context: PrepaidContext, tx: ParsedTransaction, bindings: Map<string, Binding>) {
   const {config, store} = context
   const incoming = nativeTransfers(tx).filter((transfer) => transfer.destination === config.wallet)
   if (tx.meta?.err != null || incoming.length === 0) return {outcome: 'ignored' as DepositOutcome}
+  const memoNonces = nonceCandidates(memosOf(tx))
   // A memo naming an issued nonce is a pay-per-call payment: its proof buys a call, never credit too.
-  if (store.findNonces(nonceCandidates(memosOf(tx))).length > 0) return {outcome: 'per_call' as DepositOutcome}
+  if (store.findNonces(memoNonces).length > 0) return {outcome: 'per_call' as DepositOutcome}
   const landedMs = blockTimeMs(tx)
+  proveByMemo(context, memoNonces, incoming, landedMs ?? config.clock(), bindings)
   for (const transfer of incoming) {
     const binding = bindings.get(transfer.source)
     if (!binding || (landedMs !== null && landedMs < binding.boundMs - BINDING_CLOCK_SLACK_MS)) continue
@@ -99,10 +89,12 @@ function classify(context: PrepaidContext, tx: ParsedTransaction, bindings: Map<
 export async function scanDeposits(context: PrepaidContext): Promise<DepositScan> {
   const {config, store, chain} = context
   const bindings = store.bindings()
-  // Nobody bound: nothing could be credited, so the node is not asked.
-  if (bindings.length === 0) return {handled: 0, credited: 0}
+  const oldestChallengeMs = store.oldestPayerChallengeMs()
+  // Nobody bound and no proof of control awaited: nothing could be credited, so the node is not asked.
+  if (bindings.length === 0 && oldestChallengeMs === null) return {handled: 0, credited: 0}
   const byPayer = new Map(bindings.map((binding) => [binding.payerAddress, binding]))
-  const oldestUsefulMs = Math.min(...bindings.map((binding) => binding.boundMs)) - BINDING_CLOCK_SLACK_MS
+  const starts = [...bindings.map((binding) => binding.boundMs), ...(oldestChallengeMs === null ? [] : [oldestChallengeMs])]
+  const oldestUsefulMs = Math.min(...starts) - BINDING_CLOCK_SLACK_MS
   const scan: DepositScan = {handled: 0, credited: 0}
   for (const entry of await newSignatures(context, oldestUsefulMs)) {
     if (!store.depositSeen(entry.signature)) {

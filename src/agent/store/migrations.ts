@@ -72,4 +72,35 @@ export const AGENT_PAYMENTS_MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    area: AGENT_PAYMENTS_AREA,
+    version: 2,
+    sql: `
+      -- Issue 18, one payment buys one answer: a nonce is bound to the call it was issued for.
+      -- body_hash NULL: issued before this version (bound to skill and price only, as it was then).
+      -- signer: the Mesh-Sig key of the caller that got the 402, NULL when it was unsigned.
+      ALTER TABLE agent_pay_nonces ADD COLUMN body_hash TEXT;
+      ALTER TABLE agent_pay_nonces ADD COLUMN signer TEXT;
+      -- The proof's bound signer (its nonce's), and the answer of the paid call, replayed to a retry.
+      -- answer_body NULL with answer_bytes set: above the cap, not kept; both NULL: none yet, or dropped after the window.
+      ALTER TABLE agent_pay_proofs ADD COLUMN signer TEXT;
+      ALTER TABLE agent_pay_proofs ADD COLUMN answer_status INTEGER;
+      ALTER TABLE agent_pay_proofs ADD COLUMN answer_headers TEXT;
+      ALTER TABLE agent_pay_proofs ADD COLUMN answer_body TEXT;
+      ALTER TABLE agent_pay_proofs ADD COLUMN answer_bytes INTEGER;
+      -- Issue 18, prepaid payer addresses proven: how the binding was proven (signature or memo);
+      -- NULL for a binding made before this version, which any proof of control replaces.
+      ALTER TABLE agent_pay_bindings ADD COLUMN proven_by TEXT;
+      -- Proof-of-control challenges a topup issued: (payer address, caller key) → nonce, until expires_ms.
+      CREATE TABLE agent_pay_payer_challenges (
+        nonce TEXT PRIMARY KEY,
+        payer_address TEXT NOT NULL,
+        pubkey TEXT NOT NULL,
+        issued_ms INTEGER NOT NULL,
+        expires_ms INTEGER NOT NULL
+      );
+      CREATE INDEX agent_pay_payer_challenges_pair ON agent_pay_payer_challenges (payer_address, pubkey, issued_ms);
+      CREATE INDEX agent_pay_payer_challenges_expiry ON agent_pay_payer_challenges (expires_ms);
+    `,
+  },
 ]

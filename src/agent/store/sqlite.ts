@@ -1,7 +1,8 @@
 /** The PaymentStore in the agent's SQLite (migrations area `agent_payments`). */
 import {migrateSqlite, type SqliteDatabase} from '../../store/sqlite.js'
 import {AGENT_PAYMENTS_MIGRATIONS} from './migrations.js'
-import type {AllowanceGrant, Binding, ClaimResult, DepositOutcome, NewDeposit, NewProof, NonceRecord, PaymentStore, ProofRecord, ProofState} from './store.js'
+import {createSqlitePayerBindings} from './sqlite-bindings.js'
+import type {AllowanceGrant, ClaimResult, DepositOutcome, NewDeposit, NewProof, NonceRecord, PaymentStore, ProofRecord, ProofState, StoredAnswer} from './store.js'
 
 const CURSOR_KEY = 'deposit_cursor'
 
@@ -12,6 +13,8 @@ interface NonceRow {
   issued_ms: number
   expires_ms: number
   used_by: string | null
+  body_hash: string | null
+  signer: string | null
 }
 interface ProofRow {
   signature: string
@@ -23,11 +26,11 @@ interface ProofRow {
   state: ProofState
   verified_ms: number
   expires_ms: number | null
-}
-interface BindingRow {
-  payer_address: string
-  pubkey: string
-  bound_ms: number
+  signer: string | null
+  answer_status: number | null
+  answer_headers: string | null
+  answer_body: string | null
+  answer_bytes: number | null
 }
 
 const toNonce = (row: NonceRow): NonceRecord => ({
@@ -37,19 +40,30 @@ const toNonce = (row: NonceRow): NonceRecord => ({
   issuedMs: row.issued_ms,
   expiresMs: row.expires_ms,
   usedBy: row.used_by,
+  bodyHash: row.body_hash,
+  signer: row.signer,
 })
+
+const toAnswer = (row: ProofRow): StoredAnswer | null => {
+  if (row.answer_status === null || row.answer_body === null) return null
+  const answer: StoredAnswer = {status: row.answer_status, body: row.answer_body}
+  if (row.answer_headers !== null) answer.headers = JSON.parse(row.answer_headers) as Record<string, string>
+  return answer
+}
 const toProof = (row: ProofRow): ProofRecord => ({
   signature: row.signature,
   nonce: row.nonce,
   resource: row.resource,
   bodyHash: row.body_hash,
+  signer: row.signer,
   lamports: BigInt(row.lamports),
   paidLamports: BigInt(row.paid_lamports),
   state: row.state,
   verifiedMs: row.verified_ms,
   expiresMs: row.expires_ms,
+  answer: toAnswer(row),
+  answerBytes: row.answer_bytes,
 })
-const toBinding = (row: BindingRow): Binding => ({payerAddress: row.payer_address, pubkey: row.pubkey, boundMs: row.bound_ms})
 
 /** A PaymentStore over a handle from `openSqlite()`; applies its migrations. */
 export function createSqlitePaymentStore(db: SqliteDatabase): PaymentStore {
@@ -59,23 +73,21 @@ export function createSqlitePaymentStore(db: SqliteDatabase): PaymentStore {
     putAllowance: db.prepare(`INSERT INTO agent_pay_allowance (key, window_start_ms, used) VALUES (?, ?, ?)
       ON CONFLICT (key) DO UPDATE SET window_start_ms = excluded.window_start_ms, used = excluded.used`),
     unuseAllowance: db.prepare('UPDATE agent_pay_allowance SET used = used - 1 WHERE key = ? AND window_start_ms = ? AND used > 0'),
-    insertNonce: db.prepare(`INSERT INTO agent_pay_nonces (nonce, resource, lamports, issued_ms, expires_ms)
-      VALUES (@nonce, @resource, @lamports, @issuedMs, @expiresMs)`),
+    insertNonce: db.prepare(`INSERT INTO agent_pay_nonces (nonce, resource, lamports, issued_ms, expires_ms, body_hash, signer)
+      VALUES (@nonce, @resource, @lamports, @issuedMs, @expiresMs, @bodyHash, @signer)`),
     nonce: db.prepare('SELECT * FROM agent_pay_nonces WHERE nonce = ?'),
     useNonce: db.prepare('UPDATE agent_pay_nonces SET used_by = ? WHERE nonce = ? AND used_by IS NULL'),
     proof: db.prepare('SELECT * FROM agent_pay_proofs WHERE signature = ?'),
     insertProof: db.prepare(`INSERT INTO agent_pay_proofs
-      (signature, nonce, resource, body_hash, lamports, paid_lamports, state, verified_ms, expires_ms)
-      VALUES (@signature, @nonce, @resource, @bodyHash, @lamports, @paidLamports, 'reserved', @nowMs, NULL)`),
+      (signature, nonce, resource, body_hash, signer, lamports, paid_lamports, state, verified_ms, expires_ms)
+      VALUES (@signature, @nonce, @resource, @bodyHash, @signer, @lamports, @paidLamports, 'reserved', @nowMs, NULL)`),
     reserveVerified: db.prepare(`UPDATE agent_pay_proofs SET state = 'reserved'
       WHERE signature = ? AND resource = ? AND body_hash = ? AND state = 'verified'`),
-    serveProof: db.prepare(`UPDATE agent_pay_proofs SET state = 'served', expires_ms = ? WHERE signature = ? AND state = 'reserved'`),
+    serveProof: db.prepare(`UPDATE agent_pay_proofs SET state = 'served', expires_ms = @expiresMs,
+      answer_status = @status, answer_headers = @headers, answer_body = @body, answer_bytes = @bytes
+      WHERE signature = @signature AND state = 'reserved'`),
     releaseProof: db.prepare(`UPDATE agent_pay_proofs SET state = 'verified' WHERE signature = ? AND state = 'reserved'`),
     releaseAllProofs: db.prepare(`UPDATE agent_pay_proofs SET state = 'verified' WHERE state = 'reserved'`),
-    binding: db.prepare('SELECT * FROM agent_pay_bindings WHERE payer_address = ?'),
-    insertBinding: db.prepare('INSERT INTO agent_pay_bindings (payer_address, pubkey, bound_ms) VALUES (?, ?, ?)'),
-    bindings: db.prepare('SELECT * FROM agent_pay_bindings ORDER BY bound_ms, payer_address'),
-    bindingsOf: db.prepare('SELECT * FROM agent_pay_bindings WHERE pubkey = ? ORDER BY bound_ms, payer_address'),
     credits: db.prepare('SELECT balance, remainder_lamports FROM agent_pay_credits WHERE pubkey = ?'),
     putCredits: db.prepare(`INSERT INTO agent_pay_credits (pubkey, balance, remainder_lamports) VALUES (?, ?, ?)
       ON CONFLICT (pubkey) DO UPDATE SET balance = excluded.balance, remainder_lamports = excluded.remainder_lamports`),
@@ -88,6 +100,9 @@ export function createSqlitePaymentStore(db: SqliteDatabase): PaymentStore {
     putState: db.prepare(`INSERT INTO agent_pay_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`),
     purgeAllowance: db.prepare('DELETE FROM agent_pay_allowance WHERE window_start_ms < ?'),
     purgeNonces: db.prepare('DELETE FROM agent_pay_nonces WHERE used_by IS NULL AND expires_ms < ?'),
+    // The proof row stays (its signature never pays again); only the kept answer goes.
+    purgeAnswers: db.prepare(`UPDATE agent_pay_proofs SET answer_status = NULL, answer_headers = NULL, answer_body = NULL
+      WHERE state = 'served' AND answer_body IS NOT NULL AND expires_ms < ?`),
   }
 
   const reserveAllowance = db.transaction((keys: string[], limit: number, nowMs: number, windowMs: number): AllowanceGrant | null => {
@@ -117,13 +132,6 @@ export function createSqlitePaymentStore(db: SqliteDatabase): PaymentStore {
     return toProof(q.proof.get(signature) as ProofRow)
   })
 
-  const bindPayer = db.transaction((payerAddress: string, pubkey: string, nowMs: number) => {
-    const existing = q.binding.get(payerAddress) as BindingRow | undefined
-    if (existing && existing.pubkey !== pubkey) return {bound: false as const, holder: existing.pubkey}
-    if (!existing) q.insertBinding.run(payerAddress, pubkey, nowMs)
-    return {bound: true as const, binding: toBinding(existing ?? {payer_address: payerAddress, pubkey, bound_ms: nowMs})}
-  })
-
   const recordDeposit = db.transaction((deposit: NewDeposit) => {
     if (q.deposit.get(deposit.signature)) return {recorded: false, outcome: deposit.outcome, credits: 0}
     // A verified proof is a per-call payment even if the scan saw no nonce in its memo.
@@ -151,7 +159,9 @@ export function createSqlitePaymentStore(db: SqliteDatabase): PaymentStore {
     return {recorded: true, outcome, credits}
   })
 
+  const payers = createSqlitePayerBindings(db)
   return {
+    ...payers.methods,
     reserveAllowance: (keys, limit, nowMs, windowMs) => reserveAllowance(keys, limit, nowMs, windowMs),
     releaseAllowance(grant) {
       db.transaction(() => {
@@ -173,16 +183,20 @@ export function createSqlitePaymentStore(db: SqliteDatabase): PaymentStore {
     },
     claimProof: (proof) => claimProof(proof),
     reserveVerifiedProof: (signature, resource, bodyHash) => reserveVerifiedProof(signature, resource, bodyHash),
-    serveProof(signature, expiresMs) {
-      q.serveProof.run(expiresMs, signature)
+    serveProof(signature, {expiresMs, answer, answerBytes}) {
+      q.serveProof.run({
+        signature,
+        expiresMs,
+        status: answer?.status ?? null,
+        headers: answer?.headers ? JSON.stringify(answer.headers) : null,
+        body: answer?.body ?? null,
+        bytes: answerBytes,
+      })
     },
     releaseProof(signature) {
       q.releaseProof.run(signature)
     },
     releaseStaleReservations: () => q.releaseAllProofs.run().changes,
-    bindPayer: (payerAddress, pubkey, nowMs) => bindPayer(payerAddress, pubkey, nowMs),
-    bindings: () => (q.bindings.all() as BindingRow[]).map(toBinding),
-    bindingsOf: (pubkey) => (q.bindingsOf.all(pubkey) as BindingRow[]).map(toBinding),
     balance: (pubkey) => (q.credits.get(pubkey) as {balance: number} | undefined)?.balance ?? 0,
     reserveCredits(pubkey, units) {
       return db.transaction(() => {
@@ -199,10 +213,12 @@ export function createSqlitePaymentStore(db: SqliteDatabase): PaymentStore {
     setCursor(signature) {
       q.putState.run(CURSOR_KEY, signature)
     },
-    purge({windowsStartedBeforeMs, noncesExpiredBeforeMs}) {
+    purge({windowsStartedBeforeMs, noncesExpiredBeforeMs, answersExpiredBeforeMs}) {
       db.transaction(() => {
         q.purgeAllowance.run(windowsStartedBeforeMs)
         q.purgeNonces.run(noncesExpiredBeforeMs)
+        q.purgeAnswers.run(answersExpiredBeforeMs)
+        payers.purgeChallenges(noncesExpiredBeforeMs)
       })()
     },
   }
