@@ -6,7 +6,7 @@
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {caught} from '../../support/caught.js'
 import {randomAddress, randomSignature} from '../../support/solana-rpc.js'
-import {DAY, expectAdmitted, expectChallenge, MINUTE, nonceOf, paidCall, payFor, paymentsWorld, PRICE, type PaymentsWorld} from './support.js'
+import {answer, DAY, expectAdmitted, expectChallenge, expectReplay, MINUTE, nonceOf, paidCall, payFor, paymentsWorld, PRICE, type PaymentsWorld} from './support.js'
 
 let world: PaymentsWorld
 beforeEach(async () => {
@@ -109,24 +109,35 @@ describe('calls with X-Payment-Proof', () => {
     await hold.commit()
   })
 
-  it('a retry of the same call with the same proof is served from the entitlement, without the chain, within 10 minutes', async () => {
+  it('a retry of the paid call with the same proof gets its stored answer, without the chain or a second admission, within 10 minutes', async () => {
     const signature = await payFor(world)
-    await expectAdmitted(await world.gate.admit(paidCall({proof: signature}))).commit()
+    const paid = {status: 200, body: '{"text":"paid once"}', headers: {'x-answer': 'kept'}}
+    await expectAdmitted(await world.gate.admit(paidCall({proof: signature}))).commit(paid)
     world.advance(10 * MINUTE - 1)
-    const retry = expectAdmitted(await world.gate.admit(paidCall({proof: signature})))
-    expect(retry.receipt).toEqual({via: 'entitlement', signature})
-    await retry.commit()
+    expect(expectReplay(await world.gate.admit(paidCall({proof: signature})))).toEqual(paid)
+    expect(expectReplay(await world.gate.admit(paidCall({proof: signature})))).toEqual(paid)
     expect(world.node.callsOf('getTransaction')).toHaveLength(1)
     world.advance(1)
     const late = expectChallenge(await world.gate.admit(paidCall({proof: signature})), 'entitlement_expired')
-    expect(late.body.hint).toContain('retry window is over')
+    expect(late.body.hint).toContain('that window is over')
+  })
+
+  it('an answer above maxStoredAnswerBytes is sent once; a retry is told it was not kept (409), never run again', async () => {
+    const gate = world.open({maxStoredAnswerBytes: 16})
+    const signature = await payFor({...world, gate})
+    await expectAdmitted(await gate.admit(paidCall({proof: signature}))).commit({status: 200, body: JSON.stringify({text: 'x'.repeat(17)})})
+    expect(await caught(gate.admit(paidCall({proof: signature})))).toMatchObject({kind: 'conflict', code: 'answer_not_kept', message: expect.stringContaining('above the 16 bytes')})
+    // at the cap it is kept
+    const small = await payFor({...world, gate}, paidCall({bodyHash: 'h2'}))
+    await expectAdmitted(await gate.admit(paidCall({proof: small, bodyHash: 'h2'}))).commit({status: 200, body: '"0123456789abcd"'})
+    expect(expectReplay(await gate.admit(paidCall({proof: small, bodyHash: 'h2'}))).body).toBe('"0123456789abcd"')
   })
 
   it('the same proof never buys a second call: another body or another skill is refused, without the chain', async () => {
     const signature = await payFor(world)
     await expectAdmitted(await world.gate.admit(paidCall({proof: signature}))).commit()
     const otherBody = expectChallenge(await world.gate.admit(paidCall({proof: signature, bodyHash: 'h2'})), 'proof_used')
-    expect(otherBody.body.hint).toContain('already paid for another call')
+    expect(otherBody.body.hint).toContain('paid for another call (another body)')
     expectChallenge(await world.gate.admit(paidCall({proof: signature, resource: '/v1/other', skillId: 'other'})), 'proof_used')
     expect(world.node.callsOf('getTransaction')).toHaveLength(1)
   })
@@ -135,19 +146,54 @@ describe('calls with X-Payment-Proof', () => {
     const signature = await payFor(world)
     const hold = expectAdmitted(await world.gate.admit(paidCall({proof: signature})))
     expectChallenge(await world.gate.admit(paidCall({proof: signature, bodyHash: 'h2'})), 'proof_used')
-    // and the same call while it runs is told to wait, not served twice
-    const busy = await caught(world.gate.admit(paidCall({proof: signature})))
-    expect(busy).toMatchObject({kind: 'conflict', code: 'payment_in_progress'})
-    await hold.commit()
+    // and the same call while it runs waits for its answer rather than running twice
+    let waited = false
+    const retry = world.gate.admit(paidCall({proof: signature})).finally(() => {
+      waited = true
+    })
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(waited).toBe(false)
+    await hold.commit(answer('once'))
+    expect(expectReplay(await retry)).toEqual(answer('once'))
   })
 
-  it('two racing requests with one fresh proof: exactly one is admitted', async () => {
+  it('two racing requests with one fresh proof: one is admitted, the other waits and gets its answer', async () => {
     const signature = await payFor(world)
-    const outcomes = await Promise.allSettled([world.gate.admit(paidCall({proof: signature})), world.gate.admit(paidCall({proof: signature}))])
-    const admitted = outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value.kind === 'admitted')
-    expect(admitted).toHaveLength(1)
-    const other = outcomes.find((outcome) => !(outcome.status === 'fulfilled' && outcome.value.kind === 'admitted'))!
-    expect(other).toMatchObject({status: 'rejected', reason: {code: 'payment_in_progress'}})
+    const racing = [world.gate.admit(paidCall({proof: signature})), world.gate.admit(paidCall({proof: signature}))]
+    await expectAdmitted(await Promise.race(racing)).commit(answer('raced'))
+    const decisions = await Promise.all(racing)
+    expect(decisions.map((decision) => decision.kind).sort()).toEqual(['admitted', 'replay'])
+    expect(expectReplay(decisions.find((decision) => decision.kind === 'replay')!)).toEqual(answer('raced'))
+  })
+
+  it('a request waiting on a paid call that fails runs the call itself (a failed run spends nothing)', async () => {
+    const signature = await payFor(world)
+    const first = expectAdmitted(await world.gate.admit(paidCall({proof: signature})))
+    const waiting = world.gate.admit(paidCall({proof: signature}))
+    await first.release()
+    const second = expectAdmitted(await waiting)
+    expect(second.receipt).toEqual({via: 'proof', signature})
+    await second.commit(answer('second run'))
+    expect(expectReplay(await world.gate.admit(paidCall({proof: signature})))).toEqual(answer('second run'))
+  })
+
+  it('a nonce is bound to the call it was issued for: another body, another signer or no signature is refused, and nothing is claimed', async () => {
+    const alicePays = paidCall({caller: {pubkey: alice, ip: '10.0.0.1'}})
+    const signature = await payFor(world, alicePays, {}, true)
+    const otherBody = expectChallenge(await world.gate.admit({...alicePays, bodyHash: 'h2', proof: signature}), 'nonce_other_body')
+    expect(otherBody.body.hint).toContain('issued for this skill with another body')
+    const otherSigner = expectChallenge(await world.gate.admit({...alicePays, caller: {pubkey: bob, ip: '10.0.0.2'}, proof: signature}), 'nonce_other_signer')
+    expect(otherSigner.body.hint).toContain('signed by the key that got the 402')
+    expectChallenge(await world.gate.admit({...alicePays, caller: {pubkey: null, ip: '10.0.0.3'}, proof: signature}), 'nonce_other_signer')
+    expectChallenge(await world.gate.admit({...alicePays, resource: '/v1/other', skillId: 'other', proof: signature}), 'nonce_other_call')
+    // none of them spent it: the call it was issued for is served
+    expect(expectAdmitted(await world.gate.admit({...alicePays, proof: signature})).receipt).toEqual({via: 'proof', signature})
+  })
+
+  it('a nonce issued to an unsigned caller binds the skill and body only', async () => {
+    const signature = await payFor(world)
+    expectChallenge(await world.gate.admit(paidCall({bodyHash: 'h2', proof: signature})), 'nonce_other_body')
+    expect(expectAdmitted(await world.gate.admit(paidCall({caller: {pubkey: bob, ip: '10.9.9.9'}, proof: signature}))).receipt.via).toBe('proof')
   })
 
   it('a failed transaction is refused with a fresh challenge', async () => {
@@ -200,7 +246,7 @@ describe('calls with X-Payment-Proof', () => {
     expectAdmitted(await world.gate.admit(paidCall({proof: first})))
     // a second transaction carrying the nonce `first` already paid
     const second = world.node.addTransaction({payer: world.payer, to: world.wallet, lamports: PRICE, memo: world.node.memoOf(first)})
-    expectChallenge(await world.gate.admit(paidCall({proof: second, bodyHash: 'h9'})), 'nonce_used')
+    expectChallenge(await world.gate.admit(paidCall({proof: second})), 'nonce_used')
 
     const late = await payFor(world, paidCall(), {blockTime: Math.floor((world.now() + 10 * MINUTE + 1000) / 1000)})
     expect(expectChallenge(await world.gate.admit(paidCall({proof: late})), 'nonce_expired').body.hint).toContain('had expired when the transaction was made')
@@ -273,8 +319,8 @@ describe('a handler that fails consumes nothing', () => {
     expectChallenge(await world.gate.admit(paidCall({proof: signature, bodyHash: 'h2'})), 'proof_used')
     const again = expectAdmitted(await world.gate.admit(paidCall({proof: signature})))
     expect(again.receipt).toEqual({via: 'proof', signature})
-    await again.commit()
-    expect(expectAdmitted(await world.gate.admit(paidCall({proof: signature}))).receipt.via).toBe('entitlement')
+    await again.commit(answer('after a failure'))
+    expect(expectReplay(await world.gate.admit(paidCall({proof: signature})))).toEqual(answer('after a failure'))
     expect(world.node.callsOf('getTransaction')).toHaveLength(1)
   })
 })
@@ -288,12 +334,13 @@ describe('restart between challenge and proof', () => {
     const reopened = await world.restart()
     const hold = expectAdmitted(await reopened.admit(paidCall({proof: signature})))
     expect(hold.receipt).toEqual({via: 'proof', signature})
-    await hold.commit()
+    await hold.commit(answer('before the restart'))
     expectChallenge(await reopened.admit(paidCall({proof: used, bodyHash: 'other'})), 'proof_used')
 
     const again = await world.restart()
     expectChallenge(await again.admit(paidCall({proof: signature, bodyHash: 'other'})), 'proof_used')
-    expect(expectAdmitted(await again.admit(paidCall({proof: signature}))).receipt.via).toBe('entitlement')
+    // the stored answer survived the restart
+    expect(expectReplay(await again.admit(paidCall({proof: signature})))).toEqual(answer('before the restart'))
     // the allowance counters survived too
     await again.admit(paidCall())
     await again.admit(paidCall())

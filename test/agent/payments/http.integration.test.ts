@@ -17,6 +17,7 @@ import {MeshError} from '../../../src/lib/errors.js'
 import {lamportsPricing, publicCard, textInputSchema} from '../../support/agent-card.js'
 import {serveAgent} from '../../support/served-agent.js'
 import {randomAddress, startSolanaRpc, type AddTransaction, type SolanaRpcServer} from '../../support/solana-rpc.js'
+import {solanaWallet} from '../../support/solana-wallet.js'
 
 const PRICE = 1_000_000
 const MINUTE = 60_000
@@ -45,7 +46,8 @@ let gate: Payments
 let nowMs = Date.UTC(2026, 5, 1, 12)
 const clock = () => nowMs
 const wallet = randomAddress()
-const payer = randomAddress()
+const payerWallet = solanaWallet()
+const payer = payerWallet.address
 const caller = generateIdentityKeyPair()
 /** Bodies the handler fails on once (to check a failed handler spends nothing). */
 const failOnce = new Set<string>()
@@ -140,16 +142,19 @@ describe('the paid-call table over HTTP', () => {
     expect(await call({ip: '10.3.3.3', body: '{}'})).toMatchObject({status: 400, body: {error: {code: 'invalid_input'}}})
   })
 
-  it('a valid proof buys the call; a retry of it is served from the entitlement; another call with it gets a fresh 402', async () => {
+  it('a valid proof buys the call; a retry of it gets the stored answer; another call with it gets a fresh 402', async () => {
     const signature = await pay()
-    expect(await call({proof: signature})).toMatchObject({status: 200, body: {paid_via: 'proof'}})
-    expect(await call({proof: signature})).toMatchObject({status: 200, body: {paid_via: 'entitlement'}})
+    const paid = await call({proof: signature})
+    expect(paid).toMatchObject({status: 200, body: {paid_via: 'proof'}})
+    expect(await call({proof: signature})).toEqual({...paid, headers: expect.anything()})
     const second = await call({proof: signature, text: 'another call'})
     expect(second.status).toBe(402)
-    expect(second.body.hint).toContain('already paid for another call')
+    expect(second.body.hint).toContain('this transaction paid for another call (another body)')
     expect(node.callsOf('getTransaction')).toHaveLength(1)
     nowMs += 10 * MINUTE
-    expect((await call({proof: signature})).status).toBe(402)
+    const late = await call({proof: signature})
+    expect(late.status).toBe(402)
+    expect(late.body.hint).toContain('that window is over')
   })
 
   it.each<[string, Partial<AddTransaction>, RegExp]>([
@@ -211,15 +216,20 @@ describe('the paid-call table over HTTP', () => {
     expect(await call({text: 'flaky-paid', proof: signature})).toMatchObject({status: 200, body: {paid_via: 'proof'}})
   })
 
-  it('prepaid: topup binds, the scan credits, one credit per call, 402 at zero', async () => {
-    const body = JSON.stringify({payer_address: payer})
-    const topup = await fetch(url + '/v1/topup', {
-      method: 'POST',
-      headers: {'content-type': 'application/json', 'mesh-sig': signRequest({method: 'POST', path: '/v1/topup', body, privateKey: caller.privateKeyPem})},
-      body,
-    })
-    expect(topup.status).toBe(200)
-    expect(await topup.json()).toMatchObject({payer_address: payer, pay_to: wallet, network: 'solana-devnet', lamports_per_credit: String(PRICE), credits: 0})
+  it('prepaid: topup challenges, the signed challenge binds, the scan credits, one credit per call, 402 at zero', async () => {
+    const topup = async (fields: Record<string, string>) => {
+      const body = JSON.stringify(fields)
+      const response = await fetch(url + '/v1/topup', {
+        method: 'POST',
+        headers: {'content-type': 'application/json', 'mesh-sig': signRequest({method: 'POST', path: '/v1/topup', body, privateKey: caller.privateKeyPem})},
+        body,
+      })
+      return {status: response.status, body: (await response.json()) as Record<string, any>}
+    }
+    const pending = await topup({payer_address: payer})
+    expect(pending).toMatchObject({status: 200, body: {payer_address: payer, pay_to: wallet, network: 'solana-devnet', lamports_per_credit: String(PRICE), credits: 0, bound: false}})
+    const bound = await topup({payer_address: payer, payer_signature: payerWallet.signMessage(pending.body.challenge.message)})
+    expect(bound).toMatchObject({status: 200, body: {payer_address: payer, bound: true, proven_by: 'signature'}})
     node.addTransaction({payer, to: wallet, lamports: 2 * PRICE})
     expect(await gate.scanDeposits()).toEqual({handled: 1, credited: 2})
     expect(await gate.scanDeposits()).toEqual({handled: 0, credited: 0})

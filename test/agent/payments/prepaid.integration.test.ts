@@ -7,8 +7,10 @@ import {afterEach, describe, expect, it, vi} from 'vitest'
 import {openSqlite} from '../../../src/store/sqlite.js'
 import {publicCard} from '../../support/agent-card.js'
 import {caught} from '../../support/caught.js'
+import {base58Decode} from '../../../src/identity/base58.js'
 import {randomAddress} from '../../support/solana-rpc.js'
-import {expectAdmitted, expectChallenge, MINUTE, paidCall, payFor, paymentsWorld, PRICE, type PaymentsWorld} from './support.js'
+import {solanaWallet} from '../../support/solana-wallet.js'
+import {expectAdmitted, expectChallenge, MINUTE, paidCall, payFor, paymentsWorld, PRICE, provePayer, type PaymentsWorld} from './support.js'
 
 const alice = 'YWxpY2UAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='
 const bob = 'Ym9iAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='
@@ -23,21 +25,82 @@ const prepaidWorld = async (over = {}) => (world = await paymentsWorld({freePerD
 const aliceCall = (over = {}) => paidCall({caller: {pubkey: alice, ip: '10.0.0.1'}, ...over})
 
 describe('topup', () => {
-  it('binds the payer address to the caller key and answers the deposit instructions', async () => {
+  it('naming a payer address binds nothing: it answers a challenge; the signed challenge binds it and answers the deposit instructions', async () => {
     await prepaidWorld()
-    const answer = await world.gate.topup!({pubkey: alice, payerAddress: world.payer})
-    expect(answer).toEqual({
+    const pending = (await world.gate.topup!({pubkey: alice, payerAddress: world.payer})) as any
+    expect(pending).toEqual({
       payer_address: world.payer,
       pay_to: world.wallet,
       network: 'solana-devnet',
       lamports_per_credit: '1000000',
       credits: 0,
       scan_interval_seconds: 120,
+      bound: false,
+      challenge: {
+        message: expect.stringContaining(`I control ${world.payer} and bind it to the caller key ${alice}`),
+        memo: expect.stringMatching(/^[0-9a-f]{32}$/),
+        expires_at: new Date(world.now() + 30 * MINUTE).toISOString(),
+        pay_url: expect.stringMatching(new RegExp(`^solana:${world.wallet}\\?amount=0\\.001&memo=[0-9a-f]{32}`)),
+      },
+      hint: expect.stringContaining(`${world.payer} is not bound to your key yet`),
+    })
+    expect(world.gate.credits(alice)).toBe(0)
+    // asking again while it lives answers the same challenge
+    expect(((await world.gate.topup!({pubkey: alice, payerAddress: world.payer})) as any).challenge).toEqual(pending.challenge)
+    const bound = await world.gate.topup!({pubkey: alice, payerAddress: world.payer, payerSignature: world.payerWallet.signMessage(pending.challenge.message)})
+    expect(bound).toEqual({
+      payer_address: world.payer,
+      pay_to: world.wallet,
+      network: 'solana-devnet',
+      lamports_per_credit: '1000000',
+      credits: 0,
+      scan_interval_seconds: 120,
+      bound: true,
+      proven_by: 'signature',
       hint: expect.stringContaining(`Send SOL from ${world.payer} to ${world.wallet} on solana-devnet`),
     })
-    // binding again from the same key is fine; from another key it is refused
-    await world.gate.topup!({pubkey: alice, payerAddress: world.payer})
+    // asking again from the same key answers the binding; from another key it is refused
+    expect(await world.gate.topup!({pubkey: alice, payerAddress: world.payer})).toMatchObject({bound: true})
     expect(await caught(world.gate.topup!({pubkey: bob, payerAddress: world.payer}))).toMatchObject({kind: 'conflict', code: 'payer_address_taken', field: 'payer_address'})
+  })
+
+  it('the challenge message names the agent, the payer address, the caller key, a nonce and an expiry, exactly', async () => {
+    await prepaidWorld()
+    const pending = (await world.gate.topup!({pubkey: alice, payerAddress: world.payer})) as any
+    expect(pending.challenge.message).toBe(
+      [
+        'mesh prepaid: prove control of a payer address',
+        `I control ${world.payer} and bind it to the caller key ${alice}: its deposits to ${world.wallet} on solana-devnet buy credit for that key.`,
+        `agent: ${world.wallet} (solana-devnet)`,
+        `payer_address: ${world.payer}`,
+        `caller_key: ${alice}`,
+        `nonce: ${pending.challenge.memo}`,
+        `expires: ${pending.challenge.expires_at}`,
+      ].join('\n'),
+    )
+  })
+
+  it('refuses a payer_signature that is malformed, by another key, over another message, or with no challenge issued', async () => {
+    await prepaidWorld()
+    const noChallenge = await caught(world.gate.topup!({pubkey: alice, payerAddress: world.payer, payerSignature: world.payerWallet.signMessage('anything')}))
+    expect(noChallenge).toMatchObject({kind: 'conflict', code: 'payer_challenge_missing', field: 'payer_signature'})
+    const pending = (await world.gate.topup!({pubkey: alice, payerAddress: world.payer})) as any
+    expect(await caught(world.gate.topup!({pubkey: alice, payerAddress: world.payer, payerSignature: 'not-a-signature'}))).toMatchObject({kind: 'invalid', code: 'invalid_payer_signature'})
+    const stranger = solanaWallet()
+    expect(await caught(world.gate.topup!({pubkey: alice, payerAddress: world.payer, payerSignature: stranger.signMessage(pending.challenge.message)}))).toMatchObject({
+      kind: 'forbidden',
+      code: 'payer_signature_rejected',
+    })
+    expect(await caught(world.gate.topup!({pubkey: alice, payerAddress: world.payer, payerSignature: world.payerWallet.signMessage(`${pending.challenge.message} `)}))).toMatchObject({
+      code: 'payer_signature_rejected',
+    })
+    // bob cannot use alice's challenge, even signed by the owner: his own challenge names his key
+    const forAlice = world.payerWallet.signMessage(pending.challenge.message)
+    await world.gate.topup!({pubkey: bob, payerAddress: world.payer})
+    expect(await caught(world.gate.topup!({pubkey: bob, payerAddress: world.payer, payerSignature: forAlice}))).toMatchObject({code: 'payer_signature_rejected'})
+    // a base64 signature is read too
+    const base64 = Buffer.from(base58Decode(forAlice)).toString('base64')
+    expect(await world.gate.topup!({pubkey: alice, payerAddress: world.payer, payerSignature: base64})).toMatchObject({bound: true})
   })
 
   it('refuses what is not a Solana address, and the agent wallet itself', async () => {
@@ -63,7 +126,7 @@ describe('topup', () => {
       skills: [{id: 'echo'}, {id: 'big', pricing: {unit: 'request', amount: 20000, currency: 'lamports'}}, {id: 'free', pricing: {amount: 0, currency: 'free'}}],
     })
     world = await paymentsWorld({card, freePerDay: 0})
-    expect(await world.gate.topup!({pubkey: alice, payerAddress: world.payer})).toMatchObject({lamports_per_credit: '20000'})
+    expect(await provePayer(world, alice)).toMatchObject({lamports_per_credit: '20000'})
     const challenge = expectChallenge(await world.gate.admit(paidCall({lamports: 5000n})))
     expect(challenge.body.accepts[0].chainPayUrl).toMatch(/&label=Paid%20Echo$/)
   })
@@ -72,7 +135,7 @@ describe('topup', () => {
 describe('the deposit scan', () => {
   it('credits a bound payer once: scanning twice, or after a restart, or with the cursor lost, adds nothing', async () => {
     await prepaidWorld()
-    await world.gate.topup!({pubkey: alice, payerAddress: world.payer})
+    await provePayer(world, alice)
     world.node.addTransaction({payer: world.payer, to: world.wallet, lamports: 3n * PRICE})
     expect(await world.gate.scanDeposits()).toEqual({handled: 1, credited: 3})
     expect(world.gate.credits(alice)).toBe(3)
@@ -91,7 +154,7 @@ describe('the deposit scan', () => {
   it('is idempotent on the signature even when the cursor is lost', async () => {
     const db = openSqlite()
     world = await paymentsWorld({freePerDay: 0, lamportsPerCredit: PRICE, db})
-    await world.gate.topup!({pubkey: alice, payerAddress: world.payer})
+    await provePayer(world, alice)
     world.node.addTransaction({payer: world.payer, to: world.wallet, lamports: 2n * PRICE})
     await world.gate.scanDeposits()
     db.prepare('DELETE FROM agent_pay_state').run()
@@ -102,7 +165,7 @@ describe('the deposit scan', () => {
 
   it('spends one credit per call and challenges at zero', async () => {
     await prepaidWorld()
-    await world.gate.topup!({pubkey: alice, payerAddress: world.payer})
+    await provePayer(world, alice)
     world.node.addTransaction({payer: world.payer, to: world.wallet, lamports: 2n * PRICE})
     await world.gate.scanDeposits()
     const first = expectAdmitted(await world.gate.admit(aliceCall()))
@@ -117,7 +180,7 @@ describe('the deposit scan', () => {
 
   it('uses the free allowance before any credit', async () => {
     await prepaidWorld({freePerDay: 1})
-    await world.gate.topup!({pubkey: alice, payerAddress: world.payer})
+    await provePayer(world, alice)
     world.node.addTransaction({payer: world.payer, to: world.wallet, lamports: PRICE})
     await world.gate.scanDeposits()
     expect(expectAdmitted(await world.gate.admit(aliceCall())).receipt.via).toBe('allowance')
@@ -126,7 +189,7 @@ describe('the deposit scan', () => {
 
   it('gives the credit back when the handler fails', async () => {
     await prepaidWorld()
-    await world.gate.topup!({pubkey: alice, payerAddress: world.payer})
+    await provePayer(world, alice)
     world.node.addTransaction({payer: world.payer, to: world.wallet, lamports: PRICE})
     await world.gate.scanDeposits()
     await expectAdmitted(await world.gate.admit(aliceCall())).release()
@@ -137,7 +200,7 @@ describe('the deposit scan', () => {
 
   it('keeps lamports below one credit for the next deposit', async () => {
     await prepaidWorld()
-    await world.gate.topup!({pubkey: alice, payerAddress: world.payer})
+    await provePayer(world, alice)
     world.node.addTransaction({payer: world.payer, to: world.wallet, lamports: PRICE + PRICE / 2n})
     expect(await world.gate.scanDeposits()).toMatchObject({credited: 1})
     world.node.addTransaction({payer: world.payer, to: world.wallet, lamports: PRICE / 2n})
@@ -147,7 +210,7 @@ describe('the deposit scan', () => {
 
   it('spends as many credits as a pricier skill needs', async () => {
     await prepaidWorld()
-    await world.gate.topup!({pubkey: alice, payerAddress: world.payer})
+    await provePayer(world, alice)
     world.node.addTransaction({payer: world.payer, to: world.wallet, lamports: 3n * PRICE})
     await world.gate.scanDeposits()
     expect(expectAdmitted(await world.gate.admit(aliceCall({lamports: 2n * PRICE}))).receipt).toEqual({via: 'credit', creditsLeft: 1})
@@ -158,7 +221,7 @@ describe('the deposit scan', () => {
     await prepaidWorld()
     world.node.addTransaction({payer: world.payer, to: world.wallet, lamports: PRICE, blockTime: Math.floor((world.now() - 10 * MINUTE) / 1000)})
     world.advance(10 * MINUTE)
-    await world.gate.topup!({pubkey: alice, payerAddress: world.payer})
+    await provePayer(world, alice)
     world.node.addTransaction({payer: randomAddress(), to: world.wallet, lamports: PRICE})
     world.node.addTransaction({payer: world.payer, to: world.wallet, lamports: PRICE, err: {InstructionError: [0, 'InsufficientFunds']}})
     world.node.addTransaction({payer: world.wallet, to: world.payer, lamports: PRICE})
@@ -170,7 +233,7 @@ describe('the deposit scan', () => {
 
   it('never credits a per-call payment: its nonce memo marks it, and its proof still buys the call', async () => {
     await prepaidWorld()
-    await world.gate.topup!({pubkey: alice, payerAddress: world.payer})
+    await provePayer(world, alice)
     const signature = await payFor(world, aliceCall())
     expect(await world.gate.scanDeposits()).toEqual({handled: 1, credited: 0})
     expect(expectAdmitted(await world.gate.admit(aliceCall({proof: signature}))).receipt.via).toBe('proof')
@@ -183,7 +246,7 @@ describe('the deposit scan', () => {
 
   it('a credited deposit is never accepted as a payment proof', async () => {
     await prepaidWorld()
-    await world.gate.topup!({pubkey: alice, payerAddress: world.payer})
+    await provePayer(world, alice)
     const deposit = world.node.addTransaction({payer: world.payer, to: world.wallet, lamports: PRICE})
     await world.gate.scanDeposits()
     // (the store refuses a credited signature as a proof outright; here its memo-less shape fails first)
@@ -193,7 +256,7 @@ describe('the deposit scan', () => {
 
   it('stops at a transaction the node lists but cannot return yet, and credits it on the next scan', async () => {
     await prepaidWorld()
-    await world.gate.topup!({pubkey: alice, payerAddress: world.payer})
+    await provePayer(world, alice)
     world.node.addTransaction({payer: world.payer, to: world.wallet, lamports: PRICE})
     world.node.fail('rpc_error')
     expect(await caught(world.gate.scanDeposits())).toMatchObject({code: 'chain_unavailable'})
@@ -203,7 +266,7 @@ describe('the deposit scan', () => {
 
   it('the periodic job scans on start and stops on close', async () => {
     await prepaidWorld()
-    await world.gate.topup!({pubkey: alice, payerAddress: world.payer})
+    await provePayer(world, alice)
     world.node.addTransaction({payer: world.payer, to: world.wallet, lamports: PRICE})
     world.gate.start()
     await vi.waitFor(() => expect(world.gate.credits(alice)).toBe(1))

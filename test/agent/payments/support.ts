@@ -5,8 +5,9 @@ import {join} from 'node:path'
 import {expect} from 'vitest'
 import {createPayments, type Payments} from '../../../src/agent/payments/gate.js'
 import type {CreatePaymentsOptions} from '../../../src/agent/payments/options.js'
-import type {GateDecision, PaidCall, PaymentChallenge, PaymentHold} from '../../../src/agent/payments/types.js'
+import type {GateDecision, PaidAnswer, PaidCall, PaymentChallenge, PaymentHold} from '../../../src/agent/payments/types.js'
 import {randomAddress, startSolanaRpc, type AddTransaction, type SolanaRpcServer} from '../../support/solana-rpc.js'
+import {solanaWallet, type SolanaWallet} from '../../support/solana-wallet.js'
 
 export const PRICE = 1_000_000n
 export const MINUTE = 60_000
@@ -15,7 +16,9 @@ export const DAY = 24 * 60 * MINUTE
 export interface PaymentsWorld {
   node: SolanaRpcServer
   wallet: string
+  /** The payer's address: a real Ed25519 key (`payerWallet`), so it can prove control for prepaid. */
   payer: string
+  payerWallet: SolanaWallet
   /** The shared clock (ms); tests move it with `advance`. */
   now(): number
   advance(ms: number): void
@@ -40,10 +43,12 @@ export async function paymentsWorld(over: Partial<CreatePaymentsOptions> = {}): 
     gates.push(gate)
     return gate
   }
+  const payerWallet = solanaWallet()
   const world: PaymentsWorld = {
     node,
     wallet,
-    payer: randomAddress(),
+    payer: payerWallet.address,
+    payerWallet,
     now: clock,
     advance(ms) {
       nowMs += ms
@@ -77,16 +82,32 @@ export function paidCall(over: Partial<PaidCall> = {}): PaidCall {
   }
 }
 
+/** What a decision is, in words, for failure messages. */
+function described(decision: GateDecision): string {
+  if (decision.kind === 'admitted') return `admitted via ${decision.hold.receipt.via}`
+  if (decision.kind === 'replay') return `a replay of ${decision.signature}`
+  return `a 402 (${decision.challenge.reason}): ${decision.challenge.body.hint}`
+}
+
 export function expectAdmitted(decision: GateDecision): PaymentHold {
-  if (decision.kind !== 'admitted') throw new Error(`expected admitted, got a 402 (${decision.challenge.reason}): ${decision.challenge.body.hint}`)
+  if (decision.kind !== 'admitted') throw new Error(`expected admitted, got ${described(decision)}`)
   return decision.hold
 }
 
 export function expectChallenge(decision: GateDecision, reason?: string): PaymentChallenge {
-  if (decision.kind !== 'challenge') throw new Error(`expected a 402, got admitted via ${decision.hold.receipt.via}`)
+  if (decision.kind !== 'challenge') throw new Error(`expected a 402, got ${described(decision)}`)
   if (reason) expect(decision.challenge.reason).toBe(reason)
   return decision.challenge
 }
+
+/** A retry served with the stored answer of the paid call (issue 18). */
+export function expectReplay(decision: GateDecision): PaidAnswer {
+  if (decision.kind !== 'replay') throw new Error(`expected a replay, got ${described(decision)}`)
+  return decision.answer
+}
+
+/** An answer as the kit would commit it. */
+export const answer = (text = 'ok'): PaidAnswer => ({status: 200, body: JSON.stringify({text})})
 
 /** The nonce of a challenge (header and offer agree). */
 export function nonceOf(challenge: PaymentChallenge): string {
@@ -96,16 +117,28 @@ export function nonceOf(challenge: PaymentChallenge): string {
 
 let payers = 0
 
-/** Asks for a challenge, pays it on the node as told, and returns the signature. */
-export async function payFor(world: PaymentsWorld, call: PaidCall = paidCall(), tx: Partial<AddTransaction> = {}): Promise<string> {
+/**
+ * Asks for a challenge, pays it on the node as told, and returns the
+ * signature. The 402 goes to an unsigned caller (so its nonce binds the
+ * skill, price and body, and no key) unless `asSigner`: then to `call`'s own
+ * caller key, which the nonce is then bound to.
+ */
+export async function payFor(world: PaymentsWorld, call: PaidCall = paidCall(), tx: Partial<AddTransaction> = {}, asSigner = false): Promise<string> {
   const gate = world.gate
-  const unpaid = {...call, proof: null, caller: {pubkey: null, ip: `192.0.2.${(payers += 1)}`}}
+  const unpaid = {...call, proof: null, caller: {pubkey: asSigner ? call.caller.pubkey : null, ip: `192.0.2.${(payers += 1)}`}}
   // Use up that IP's allowance first, if any, so the gate challenges.
   let decision = await gate.admit(unpaid)
   while (decision.kind === 'admitted') {
     await decision.hold.commit()
     decision = await gate.admit(unpaid)
   }
-  const nonce = nonceOf(decision.challenge)
+  const nonce = nonceOf(expectChallenge(decision))
   return world.node.addTransaction({payer: world.payer, to: world.wallet, lamports: call.lamports, memo: nonce, ...tx})
+}
+
+/** Prepaid: binds `payer` (default the world's) to `pubkey` the way its owner does: topup, sign the challenge message, topup with the signature. */
+export async function provePayer(world: PaymentsWorld, pubkey: string, payer: SolanaWallet = world.payerWallet): Promise<Record<string, unknown>> {
+  const pending = (await world.gate.topup!({pubkey, payerAddress: payer.address})) as {bound: boolean; challenge: {message: string}}
+  expect(pending.bound).toBe(false)
+  return world.gate.topup!({pubkey, payerAddress: payer.address, payerSignature: payer.signMessage(pending.challenge.message)})
 }
