@@ -65,6 +65,8 @@ export interface PaidAgent {
   now(): number
   advance(ms: number): void
   call(skill: string, options?: CallOptions): Promise<WireAnswer>
+  /** `POST /v1/topup` with these fields, signed by `signer`. */
+  topup(signer: IdentityKeyPair, fields: Record<string, string>): Promise<{status: number; json: any}>
   /** The 402 for this call, paid on the node as its hint says (from `payer`); returns the signature. */
   pay(skill: string, options?: CallOptions, payer?: string): Promise<string>
   stop(): Promise<void>
@@ -116,6 +118,12 @@ export async function startPaidAgent(options: {maxStoredAnswerBytes?: number} = 
       nowMs += ms
     },
     call,
+    async topup(signer: IdentityKeyPair, fields: Record<string, string>) {
+      const body = JSON.stringify(fields)
+      const mesh = signRequest({method: 'POST', path: '/v1/topup', body, privateKey: signer.privateKeyPem})
+      const response = await fetch(served.url + '/v1/topup', {method: 'POST', headers: {'content-type': 'application/json', 'mesh-sig': mesh}, body})
+      return {status: response.status, json: await response.json()}
+    },
     async pay(skill: string, options: CallOptions = {}, payer = randomAddress()) {
       const challenge = await call(skill, {...options, proof: undefined})
       expect(challenge.status).toBe(402)
