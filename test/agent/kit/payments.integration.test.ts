@@ -96,6 +96,34 @@ describe('paid skills through the kit', () => {
     expect(log).toMatchObject({commits: 1, releases: 0})
   })
 
+  it('commits with the answer it sends, so the gate can keep it for a retry with the same proof', async () => {
+    const committed: unknown[] = []
+    const {url} = await start(() => ({
+      kind: 'admitted',
+      hold: {
+        receipt: {via: 'proof', signature: '5igSig'},
+        commit: async (answer) => {
+          committed.push(answer)
+        },
+        release: async () => {},
+      },
+    }))
+    const response = await post(url, '/v1/paid', '{"text": "kept"}', {headers: {'x-payment-proof': '5igSig'}})
+    expect(await response.text()).toBe('{"text":"kept"}')
+    expect(committed).toEqual([{status: 200, body: '{"text":"kept"}'}])
+  })
+
+  it('answers a replay decision with the stored answer, without running the handler', async () => {
+    const {url, contexts, log} = await start(() => ({kind: 'replay', signature: '5igSig', answer: {status: 200, body: '{"text":"first answer"}', headers: {'x-kept': 'yes'}}}))
+    const response = await post(url, '/v1/paid', '{"text": "again"}', {headers: {'x-payment-proof': '5igSig'}})
+    expect(response.status).toBe(200)
+    expect(response.headers.get('x-kept')).toBe('yes')
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(await response.text()).toBe('{"text":"first answer"}')
+    expect(contexts).toHaveLength(0)
+    expect(log).toMatchObject({commits: 0, releases: 0})
+  })
+
   it('releases when the handler fails (MeshError or crash), and answers the error', async () => {
     const {url, log} = await start(
       () => admit({via: 'credit', creditsLeft: 2}),
@@ -144,7 +172,7 @@ describe('POST /v1/topup', () => {
     const badSig = await post(url, '/v1/topup', '{"payer_address": "Payer111"}', {sign: 'v1 x y z w'})
     expect(badSig.status).toBe(401)
     expect((await readJson(badSig)).error.code).toBe('invalid_signature_header')
-    for (const body of ['{}', '{"payer_address": 5}', '[]']) {
+    for (const body of ['{}', '{"payer_address": 5}', '[]', '{"payer_address": "Payer111", "payer_signature": 7}']) {
       const response = await post(url, '/v1/topup', body, {sign: true})
       expect(response.status).toBe(400)
       expect((await readJson(response)).error.code).toBe('invalid_input')
@@ -153,6 +181,9 @@ describe('POST /v1/topup', () => {
     expect(response.status).toBe(200)
     expect(await readJson(response)).toEqual({payer_address: 'Payer111', pay_to: 'Wallet1111', credits: 0})
     expect(log.topups).toEqual([{pubkey: keys.publicKey, payerAddress: 'Payer111'}])
+    // the proof of control is handed to the gate as given (trimmed)
+    expect((await post(url, '/v1/topup', '{"payer_address": "Payer111", "payer_signature": " 5igSig "}', {sign: true})).status).toBe(200)
+    expect(log.topups[1]).toEqual({pubkey: keys.publicKey, payerAddress: 'Payer111', payerSignature: '5igSig'})
     const banner = await readJson(await fetch(url + '/'))
     expect(banner.endpoints).toContain('POST /v1/topup')
   })

@@ -70,9 +70,9 @@ export function fakeGate(next: (call: PaidCall) => GateDecision | Promise<GateDe
         const hold = decision.hold
         decision.hold = {
           receipt: hold.receipt,
-          async commit() {
+          async commit(answer) {
             log.commits++
-            await hold.commit()
+            await hold.commit(answer)
           },
           async release() {
             log.releases++

@@ -82,7 +82,20 @@ describe('callAgent against the kit', () => {
     expect(refused.status === 'payment_required' && refused.challenge.hint).toContain('memo')
 
     const paid = node.addTransaction({payer, to: wallet, lamports: PRICE, memo: first.challenge.nonce})
-    expect(await translate({proof: paid})).toMatchObject({status: 'ok', result: {text: 'bonjour', via: 'proof'}})
+    const answer = await translate({proof: paid})
+    expect(answer).toMatchObject({status: 'ok', result: {text: 'bonjour', via: 'proof'}})
+    // A caller that lost the answer retries with the same proof (re-signed, same body) and gets the same answer again.
+    expect(await translate({proof: paid})).toMatchObject({status: 'ok', result: answer.status === 'ok' ? answer.result : null})
+  })
+
+  it('a proof pays for the call that got the 402: the same proof with another input gets a fresh challenge saying so', async () => {
+    const first = await translate({input: {text: 'cat', to: 'fr'}})
+    if (first.status !== 'payment_required') throw new Error('expected a 402')
+    const paid = node.addTransaction({payer, to: wallet, lamports: PRICE, memo: first.challenge.nonce})
+    const other = await translate({proof: paid, input: {text: 'dog', to: 'fr'}})
+    expect(other).toMatchObject({status: 'payment_required', proofRefused: true})
+    expect(other.status === 'payment_required' && other.challenge.hint).toContain('another body')
+    expect(await translate({proof: paid, input: {text: 'cat', to: 'fr'}})).toMatchObject({status: 'ok', result: {text: 'cat'}})
   })
 
   it("the kit's 400 reaches the caller with its code and field, before any payment step", async () => {
