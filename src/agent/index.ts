@@ -7,7 +7,7 @@ export {createAgent, type Agent} from './kit/create-agent.js'
 export type {Caller, CreateAgentOptions, SkillContext, SkillHandler, SkillHandlers} from './kit/types.js'
 export {a2aCardFromPublicCard, type A2AAgentCard, type A2AAgentInterface, type A2AAgentSkill, type A2ACardOptions} from './a2a-card.js'
 export {A2A_CARD_PATH, CORS_HEADERS, DEFAULT_BODY_LIMIT, HEALTH_PATH, PUBLIC_CARD_PATH, TOPUP_PATH, WHOAMI_PATH} from './kit/constants.js'
-export type {GateDecision, PaidCall, PaymentChallenge, PaymentGate, PaymentHold, PaymentReceipt, TopupRequest} from './payments/types.js'
+export type {GateDecision, PaidAnswer, PaidCall, PaymentChallenge, PaymentGate, PaymentHold, PaymentReceipt, TopupRequest} from './payments/types.js'
 export {
   isPaid,
   lamportsToSol,
