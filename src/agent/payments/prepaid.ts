@@ -88,7 +88,8 @@ function classify(context: PrepaidContext, tx: ParsedTransaction, bindings: Map<
 /** One pass of the deposit job. Throws MeshError `unavailable` when the chain node fails; what was handled stays handled. */
 export async function scanDeposits(context: PrepaidContext): Promise<DepositScan> {
   const {config, store, chain} = context
-  const bindings = store.bindings()
+  // A binding from before proofs of control were asked (provenBy null) earns nothing: it may be a squatter's.
+  const bindings = store.bindings().filter((binding) => binding.provenBy !== null)
   const oldestChallengeMs = store.oldestPayerChallengeMs()
   // Nobody bound and no proof of control awaited: nothing could be credited, so the node is not asked.
   if (bindings.length === 0 && oldestChallengeMs === null) return {handled: 0, credited: 0}

@@ -151,6 +151,21 @@ describe('the deposit scan', () => {
     expect(reopened.credits(alice)).toBe(3)
   })
 
+  it('credits nothing to a binding from before proofs of control (a squatter may hold it); the owner who proves control gets the deposits', async () => {
+    const db = openSqlite()
+    world = await paymentsWorld({freePerDay: 0, lamportsPerCredit: PRICE, db})
+    db.prepare('INSERT INTO agent_pay_bindings (payer_address, pubkey, bound_ms, proven_by) VALUES (?, ?, 0, NULL)').run(world.payer, bob)
+    world.node.addTransaction({payer: world.payer, to: world.wallet, lamports: 2n * PRICE})
+    expect(await world.gate.scanDeposits()).toMatchObject({credited: 0})
+    expect(world.gate.credits(bob)).toBe(0)
+    await provePayer(world, alice)
+    world.node.addTransaction({payer: world.payer, to: world.wallet, lamports: PRICE})
+    // the owner's deposit made while the squatter held the binding is the owner's too
+    expect(await world.gate.scanDeposits()).toMatchObject({credited: 3})
+    expect([world.gate.credits(alice), world.gate.credits(bob)]).toEqual([3, 0])
+    db.close()
+  })
+
   it('is idempotent on the signature even when the cursor is lost', async () => {
     const db = openSqlite()
     world = await paymentsWorld({freePerDay: 0, lamportsPerCredit: PRICE, db})
