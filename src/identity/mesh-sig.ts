@@ -63,9 +63,12 @@ export function parseMeshSig(header: string): MeshSig {
   const bad = (why: string) => unauthorized('invalid_signature_header', `Mesh-Sig header is malformed: ${why}`)
   const parts = header.trim().split(/\s+/)
   const version = parts[0]
-  if (version !== MESH_SIG_VERSION && version !== MESH_SIG_V2) throw bad(`unknown version "${version.slice(0, 16)}"`)
-  if (version === MESH_SIG_VERSION && parts.length !== 5) throw bad('expected "v1 <pubkey_b64> <ts> <nonce> <sig_b64>"')
-  if (version === MESH_SIG_V2 && parts.length !== 6) throw bad('expected "v2 <pubkey_b64> <ts> <nonce> <sig_b64> <audience>"')
+  if (version === MESH_SIG_V2) {
+    if (parts.length !== 6) throw bad('expected "v2 <pubkey_b64> <ts> <nonce> <sig_b64> <audience>"')
+  } else {
+    if (parts.length !== 5) throw bad('expected "v1 <pubkey_b64> <ts> <nonce> <sig_b64>" or "v2 <pubkey_b64> <ts> <nonce> <sig_b64> <audience>"')
+    if (version !== MESH_SIG_VERSION) throw bad(`unknown version "${version.slice(0, 16)}"`)
+  }
   const [, pubkeyText, tsText, nonce, sigText, audienceText] = parts
   let audience: string | null = null
   if (version === MESH_SIG_V2) {

@@ -98,7 +98,10 @@ describe('Mesh-Sig on skill calls', () => {
     const cases: [string, RegExp][] = [
       ['garbage', /expected "v1 <pubkey_b64> <ts> <nonce> <sig_b64>"/],
       ['v1', /expected/],
-      [`v2 ${pubkey} ${ts} ${nonce} ${signature}`, /unknown version "v2"/],
+      [`v3 ${pubkey} ${ts} ${nonce} ${signature}`, /unknown version "v3"/],
+      // issue 18: v2 carries the audience as a sixth field, in its canonical form
+      [`v2 ${pubkey} ${ts} ${nonce} ${signature}`, /expected "v2 <pubkey_b64> <ts> <nonce> <sig_b64> <audience>"/],
+      [`v2 ${pubkey} ${ts} ${nonce} ${signature} HTTP://127.0.0.1:80/`, /audience is not a canonical origin/],
       [`v1 ${pubkey} yesterday ${nonce} ${signature}`, /ts is not Unix seconds/],
       [`v1 ${pubkey} ${ts} ${'ñ'.repeat(10)} ${signature}`, /nonce must be/],
       [`v1 ${pubkey} ${ts} short ${signature}`, /nonce must be/],
@@ -127,7 +130,7 @@ describe('GET /v1/whoami, the reference verifier', () => {
   it('answers the signer\'s pubkey and did:key', async () => {
     const response = await fetch(served.url + '/v1/whoami?check=1', {headers: {'mesh-sig': sign('/v1/whoami?check=1', '', {method: 'GET'})}})
     expect(response.status).toBe(200)
-    expect(await readJson(response)).toEqual({pubkey: keys.publicKey, did: didKeyFromPublicKey(keys.publicKey), verified: true})
+    expect(await readJson(response)).toEqual({pubkey: keys.publicKey, did: didKeyFromPublicKey(keys.publicKey), verified: true, audience_bound: false})
   })
 
   it('answers 401 signature_required unsigned, and the identity layer\'s code for a bad signature', async () => {
