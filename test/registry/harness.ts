@@ -18,6 +18,8 @@ export const REGISTRY_URL = 'https://registry.example'
 
 export interface HarnessOptions {
   limits?: Partial<RegistryLimits>
+  /** Behind a proxy (the host trusts X-Forwarded-*), checking Mesh-Sig v2 against the origin each request names (issue 18). */
+  behindProxyWithoutPublicUrl?: boolean
   parts?: (ctx: RegistryContext) => RegistryPart[]
 }
 
@@ -35,10 +37,11 @@ export function createHarness(options: HarnessOptions = {}) {
     jwtSecret: randomBytes(32),
     adminKey: ADMIN_KEY,
     limits: options.limits,
+    audienceFromRequest: options.behindProxyWithoutPublicUrl,
   })
   const parts = options.parts?.(context) ?? []
   const registry = createRegistry({context, parts, sweepIntervalMs: 60_000})
-  const app = createHostApp({services: [registry], logger: silentLogger})
+  const app = createHostApp({services: [registry], logger: silentLogger, proxy: options.behindProxyWithoutPublicUrl})
   const events: RegistryEvent[] = []
   context.events.subscribe((event) => events.push(event))
   const http = request(app.callback())

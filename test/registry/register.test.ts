@@ -213,4 +213,18 @@ describe('Mesh-Sig v1 and the audience at the registry (issue 18)', () => {
     // the nonce of a signature refused for its audience is not consumed: the same nonce signed for this registry works
     expect((await registerWith(h, body, sign(REGISTRY_URL))).status).toBe(200)
   })
+
+  it('behind a proxy without a public URL (audienceFromRequest): the origin the proxy forwarded is the audience', async () => {
+    const h = createHarness({behindProxyWithoutPublicUrl: true})
+    const keys = generateIdentityKeyPair()
+    const body = JSON.stringify({agent_id: 'proxied', pubkey: keys.publicKey})
+    const ts = Math.floor(h.now() / 1000)
+    const send = (audience: string, forwardedHost: string) =>
+      h.http.post('/v1/agents/register').set('content-type', 'application/json').set('x-forwarded-proto', 'https').set('x-forwarded-host', forwardedHost).set('Mesh-Sig', signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: keys.privateKeyPem, ts, audience})).send(body)
+    const other = await send('https://public.example', 'elsewhere.example')
+    expect([other.status, other.body.error.code]).toEqual([401, 'wrong_audience'])
+    expect(other.body.error.message).toBe('Mesh-Sig was signed for https://public.example; this is https://elsewhere.example')
+    const good = await send('https://public.example', 'Public.example')
+    expect(good.status, JSON.stringify(good.body)).toBe(201)
+  })
 })

@@ -10,6 +10,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {identityKeyName} from '../../../src/agent/credentials.js'
+import {generateIdentityKeyPair} from '../../../src/identity/keys.js'
 import {signRequest} from '../../../src/identity/mesh-sig.js'
 import {createFileSecretStore} from '../../../src/identity/secrets.js'
 import {json, runCli, startServer, type RunningServer} from '../../support/cli.js'
@@ -104,5 +105,23 @@ describe('a signed register replayed to another registry (issue 18, attack a)', 
     expect(answer.status).toBe(401)
     expect(((await answer.json()) as {error: {code: string; message: string}}).error).toMatchObject({code: 'mesh_sig_v2_required', message: expect.stringContaining('Binding a pubkey or rotating the api_key needs a Mesh-Sig v2 signature')})
     expect((await fetch(`${r2.url}/v1/agents/victim-two`)).status).toBe(404)
+  })
+
+  it('mesh serve registry --proxy without --public-url checks v2 against the address the proxy forwarded', async () => {
+    const r3 = await startServer('registry', ['--data', join(root, 'r3'), '--proxy'])
+    try {
+      const signed = (agentId: string, audience: string) => {
+        const keys = generateIdentityKeyPair()
+        const body = JSON.stringify({agent_id: agentId, pubkey: keys.publicKey})
+        return {body, sig: signRequest({method: 'POST', path: REGISTER, body, privateKey: keys.privateKeyPem, audience})}
+      }
+      const post = (request: {body: string; sig: string}, forwardedHost: string) =>
+        fetch(r3.url + REGISTER, {method: 'POST', headers: {'content-type': 'application/json', 'mesh-sig': request.sig, 'x-forwarded-proto': 'https', 'x-forwarded-host': forwardedHost}, body: request.body})
+      expect((await post(signed('behind-proxy', 'https://r3.example'), 'r3.example')).status).toBe(201)
+      const elsewhere = await post(signed('elsewhere', 'https://r1.example'), 'r3.example')
+      expect([elsewhere.status, ((await elsewhere.json()) as {error: {code: string}}).error.code]).toEqual([401, 'wrong_audience'])
+    } finally {
+      await r3.stop()
+    }
   })
 })
