@@ -5,10 +5,22 @@
 
 /** The request header carrying a signature (HTTP headers are case-insensitive). */
 export const MESH_SIG_HEADER = 'mesh-sig'
-/** First token of the header value. */
+/** First token of the header value of the spec's form (spec Authentication 2). */
 export const MESH_SIG_VERSION = 'v1'
-/** First line of the signed string. */
+/** First line of the v1 signed string. */
 export const MESH_SIG_PREFIX = 'MS1'
+/**
+ * issue 18: the form that also names its audience (the scheme and authority
+ * the request is addressed to), so a signature made for one server does not
+ * verify at another. Header `v2 <pubkey_b64> <ts> <nonce> <sig_b64> <audience>`.
+ */
+export const MESH_SIG_V2 = 'v2'
+/** First line of the v2 signed string: `MS2\nAUDIENCE\nMETHOD\npath\nsha256hex(body)\nts\nnonce`. */
+export const MESH_SIG_V2_PREFIX = 'MS2'
+/** Schemes an audience may have (WHATWG URL protocol form). */
+export const AUDIENCE_SCHEMES: readonly string[] = ['http:', 'https:']
+/** Longest audience accepted in a header (a host name is at most 253 characters, plus scheme and port). */
+export const MAX_AUDIENCE_LENGTH = 300
 /** spec Limits: signature clock skew ≤ 120 s. */
 export const MAX_SKEW_SECONDS = 120
 /** DECISIONS: nonces are kept at least twice the skew. */

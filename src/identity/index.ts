@@ -11,7 +11,18 @@ export {
   normalizePublicKey,
   type IdentityKeyPair,
 } from './keys.js'
-export {bodyHash, parseMeshSig, signRequest, signedString, verifyMeshSig, type MeshSig, type SignRequestInput, type VerifyMeshSigInput} from './mesh-sig.js'
+export {audienceOrNull, normalizeAudience, requestAudience} from './audience.js'
+export {
+  bodyHash,
+  parseMeshSig,
+  signRequest,
+  signedString,
+  verifyMeshSig,
+  type MeshSig,
+  type SignRequestInput,
+  type VerifiedMeshSig,
+  type VerifyMeshSigInput,
+} from './mesh-sig.js'
 export {createMemoryNonceStore, type NonceStore, type MemoryNonceStoreOptions} from './nonce-store.js'
-export {meshSigMiddleware, type MeshSigMiddlewareOptions} from './koa.js'
+export {meshSigMiddleware, type MeshSigMiddlewareOptions, type MeshSigSigner} from './koa.js'
 export {createFileSecretStore, openSecretStore, type OpenSecretStoreOptions, type SecretBackend, type SecretStore} from './secrets.js'

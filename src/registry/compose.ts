@@ -59,6 +59,12 @@ export interface RegistryServerConfig {
    * forwarded address. Pass the same value to `serve()`, which does it for routes.
    */
   proxy?: boolean
+  /**
+   * issue 18: check v2 Mesh-Sig against the origin each request was addressed
+   * to (Host, X-Forwarded-Proto/Host behind the proxy) rather than publicUrl's:
+   * for `--proxy` without `--public-url`. See RegistryContextOptions.
+   */
+  audienceFromRequest?: boolean
   clock?: () => number
   /** Serve the cluster relay from the same process (default true). */
   relay?: boolean
@@ -126,6 +132,7 @@ export async function buildRegistryServer(config: RegistryServerConfig): Promise
       bus,
       logger: config.logger,
       publicUrl: config.publicUrl,
+      audienceFromRequest: config.audienceFromRequest,
       jwtSecret,
       adminKey,
       clock: config.clock,

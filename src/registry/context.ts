@@ -5,6 +5,7 @@
  */
 import {createHash, timingSafeEqual} from 'node:crypto'
 import type {Bus} from '../bus/bus.js'
+import {normalizeAudience} from '../identity/audience.js'
 import {verifyMeshSig} from '../identity/mesh-sig.js'
 import {createRateLimiter, type RateLimiter} from '../http/rate-limit.js'
 import {unauthorized} from '../lib/errors.js'
@@ -19,8 +20,15 @@ export interface RegistryContextOptions {
   store: RegistryStore
   bus: Bus
   logger: Logger
-  /** Base URL for hub_url and handles; a trailing slash is dropped. */
+  /** Base URL for hub_url and handles; a trailing slash is dropped. Its origin is the audience v2 signatures must name. */
   publicUrl: string
+  /**
+   * issue 18: check v2 signatures against the origin each request was
+   * addressed to instead of publicUrl's (`--proxy` without `--public-url`:
+   * the registry does not know its public address). Weaker: a replayer
+   * chooses the Host he sends.
+   */
+  audienceFromRequest?: boolean
   /** HS256 secret shared by every node (≥ 32 bytes). */
   jwtSecret: Uint8Array
   /** The operator's admin key (sets reserved owner_class); omit to disable. */
@@ -54,6 +62,12 @@ export function createRegistryContext(options: RegistryContextOptions): CoreRegi
   const identityLimiter = createRateLimiter({limit: limits.perIdentityPerMinute, windowMs: 60_000, now: clock})
   const adminDigest = options.adminKey ? sha256(options.adminKey) : null
   const publicUrl = options.publicUrl.replace(/\/+$/, '')
+  let ownAudience: string
+  try {
+    ownAudience = normalizeAudience(publicUrl)
+  } catch (error) {
+    throw new TypeError(`Registry publicUrl: ${(error as Error).message}`)
+  }
 
   async function authenticateAgent(bearerToken: string | undefined): Promise<AgentRecord> {
     const raw = bearerToken?.trim()
@@ -95,9 +109,10 @@ export function createRegistryContext(options: RegistryContextOptions): CoreRegi
         body: request.body,
         nonces: options.store,
         clock,
+        audience: options.audienceFromRequest ? (request.requestAudience ?? null) : ownAudience,
       })
       identityLimiter.hit(`key:${signer.pubkey}`)
-      return {pubkey: signer.pubkey}
+      return {pubkey: signer.pubkey, audienceBound: signer.audience !== null}
     },
 
     isAdminKey(candidate) {

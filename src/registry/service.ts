@@ -52,6 +52,18 @@ function assertBodyDepth(body: unknown, field: string) {
 export function createRegistryOperations(ctx: CoreRegistryContext) {
   const {store, events, clock, publicUrl} = ctx
 
+  /**
+   * issue 18 (a deliberate deviation from spec Authentication 3, docs/registry.md):
+   * a v1 Mesh-Sig names no server, so it may be a signature made for another
+   * registry replayed here within the skew; what it would grant here is an
+   * identity, so only a v2 signature naming this registry counts.
+   */
+  const v2Required = () =>
+    unauthorized(
+      'mesh_sig_v2_required',
+      `Binding a pubkey or rotating the api_key needs a Mesh-Sig v2 signature naming this registry (${publicUrl}): a v1 signature names no server, so it could be a replay of one made for another registry`,
+    )
+
   async function mustGet(agentId: string): Promise<AgentRecord> {
     const agent = await store.getAgent(agentId)
     if (!agent) throw notFound('agent_not_found', `No agent "${agentId}" is registered`)
@@ -77,6 +89,7 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
         if (!pubkey) throw invalid('invalid_pubkey', 'pubkey must be base64 of a raw 32-byte Ed25519 public key', {field: 'pubkey'})
         if (!signer) throw unauthorized('signature_required', 'Binding a pubkey needs a Mesh-Sig header signed by that key')
         if (signer.pubkey !== pubkey) throw unauthorized('pubkey_mismatch', 'The Mesh-Sig was not made by the pubkey being bound')
+        if (!signer.audienceBound) throw v2Required()
       }
       const apiKey = randomBytes(API_KEY_BYTES).toString('hex')
       const apiKeyHash = hashApiKey(apiKey)
@@ -98,6 +111,7 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
         if (!signer || !existing.pubkey || existing.pubkey !== signer.pubkey) {
           throw conflict('agent_exists', `agent_id "${input.agent_id}" is already registered`, {field: 'agent_id'})
         }
+        if (!signer.audienceBound) throw v2Required()
         const patch: AgentPatch = {apiKeyHash}
         if (input.endpoint !== undefined) patch.endpoint = input.endpoint
         if (input.capabilities !== undefined) {

@@ -139,12 +139,25 @@ export interface SignedRequestInput {
   body: Uint8Array | string
   /** The `Mesh-Sig` header value, if any. */
   header: string | undefined
+  /**
+   * The audience the request was addressed to as the adapter saw it
+   * (src/identity/audience.ts requestAudience: Host, or X-Forwarded-Proto/Host
+   * behind --proxy); used only when the registry has no public URL of its own
+   * to check v2 signatures against (`audienceFromRequest`).
+   */
+  requestAudience?: string | null
 }
 
 /** Who signed a request that verified. */
 export interface SignerIdentity {
   /** base64 of the raw 32-byte Ed25519 public key. */
   pubkey: string
+  /**
+   * issue 18: the signature is v2 and names this registry. A v1 signature
+   * (false) names no server and could be a replay of one made for another
+   * registry: it never binds a pubkey nor rotates an api_key.
+   */
+  audienceBound: boolean
 }
 
 /** Hook the messaging part registers so PATCH me can set or clear a webhook. */

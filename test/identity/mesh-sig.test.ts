@@ -95,3 +95,99 @@ describe('Mesh-Sig worked example (docs/registry.md)', () => {
     await expect(verifyMeshSig({header, method: 'POST', path: '/v1/agents/register', body, nonces, clock: () => 1781524800_000})).resolves.toMatchObject({pubkey})
   })
 })
+
+describe('Mesh-Sig v2: bound to its audience (issue 18)', () => {
+  const R1 = 'https://r1.example'
+  const R2 = 'https://r2.example'
+  function v2(audience: string | URL = R1, nonce = 'nonce-v2-0001') {
+    const keys = generateIdentityKeyPair()
+    const nonces = createMemoryNonceStore({clock})
+    const body = '{"agent_id":"alpha"}'
+    const header = signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: keys.privateKeyPem, ts: NOW_S, nonce, audience})
+    const verifyAt = (audience: string | null | undefined, over: Partial<Parameters<typeof verifyMeshSig>[0]> = {}) =>
+      verifyMeshSig({header, method: 'POST', path: '/v1/agents/register', body, nonces, clock, audience, ...over})
+    return {keys, nonces, body, header, verifyAt}
+  }
+
+  it('builds the v2 signed string: MS2, the audience, then the v1 lines', () => {
+    expect(signedString({method: 'get', path: '/a?b=1', ts: 5, nonce: 'n', audience: 'https://r1.example'})).toBe(
+      'MS2\nhttps://r1.example\nGET\n/a?b=1\ne3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\n5\nn',
+    )
+  })
+  it('carries the canonical audience as the sixth header field, whatever URL the signer was given', () => {
+    const {header, keys} = v2('HTTPS://R1.example:443/v1/agents/register?x=1')
+    expect(header.split(' ')).toHaveLength(6)
+    expect(header.split(' ')[5]).toBe(R1)
+    expect(parseMeshSig(header)).toMatchObject({version: 'v2', audience: R1, pubkey: keys.publicKey})
+  })
+  it('verifies at its audience and says so', async () => {
+    const {keys, verifyAt} = v2()
+    await expect(verifyAt(R1)).resolves.toMatchObject({pubkey: keys.publicKey, version: 'v2', audience: R1})
+  })
+  it('refuses at another server with wrong_audience, naming both, and does not consume the nonce', async () => {
+    const {verifyAt} = v2()
+    const refused = verifyAt(R2)
+    await expect(refused).rejects.toMatchObject({code: 'wrong_audience', message: `Mesh-Sig was signed for ${R1}; this is ${R2}`})
+    await expect(verifyAt(R1)).resolves.toBeTruthy()
+  })
+  it('refuses v2 at a server that does not know its audience (audience_unknown)', async () => {
+    const {verifyAt} = v2()
+    expect(await codeOf(verifyAt(undefined))).toBe('audience_unknown')
+    expect(await codeOf(verifyAt(null))).toBe('audience_unknown')
+  })
+  it('refuses a header whose audience was swapped: the signature covers it', async () => {
+    const {header, verifyAt} = v2()
+    expect(await codeOf(verifyAt(R2, {header: header.replace(R1, R2)}))).toBe('invalid_signature')
+  })
+  it('refuses a v1 signature relabelled v2 with an audience', async () => {
+    const keys = generateIdentityKeyPair()
+    const body = '{}'
+    const v1 = signRequest({method: 'POST', path: '/x', body, privateKey: keys.privateKeyPem, ts: NOW_S})
+    const relabelled = `${v1.replace(/^v1/, 'v2')} ${R1}`
+    expect(await codeOf(verifyMeshSig({header: relabelled, method: 'POST', path: '/x', body, nonces: createMemoryNonceStore({clock}), clock, audience: R1}))).toBe('invalid_signature')
+  })
+  it('keeps nonces per audience: one store serving two audiences takes the same nonce once at each', async () => {
+    const keys = generateIdentityKeyPair()
+    const nonces = createMemoryNonceStore({clock})
+    const body = '{}'
+    const at = async (audience: string) => {
+      const header = signRequest({method: 'POST', path: '/x', body, privateKey: keys.privateKeyPem, ts: NOW_S, nonce: 'shared-nonce-01', audience})
+      return verifyMeshSig({header, method: 'POST', path: '/x', body, nonces, clock, audience})
+    }
+    await expect(at(R1)).resolves.toBeTruthy()
+    await expect(at(R2)).resolves.toBeTruthy()
+    expect(await codeOf(at(R1))).toBe('nonce_reused')
+  })
+  it('still verifies v1 (the spec form), reporting no audience', async () => {
+    const {verifyWith, keys} = setup()
+    await expect(verifyWith({audience: R1})).resolves.toMatchObject({pubkey: keys.publicKey, version: 'v1', audience: null})
+  })
+  it('refuses a malformed or non-canonical audience field with invalid_signature_header', async () => {
+    const {header, verifyAt} = v2()
+    const fields = header.split(' ').slice(0, 5).join(' ')
+    for (const audience of ['https://R1.example', 'https://r1.example/', 'https://r1.example:443', 'https://u@r1.example', 'ftp://r1.example', 'r1.example', `https://${'a'.repeat(300)}.example`]) {
+      expect(await codeOf(verifyAt(R1, {header: `${fields} ${audience}`})), audience).toBe('invalid_signature_header')
+    }
+    expect(await codeOf(verifyAt(R1, {header: fields.replace(/^v1/, 'v2')}))).toBe('invalid_signature_header')
+  })
+  it('refuses to sign for what cannot be an audience', () => {
+    const keys = generateIdentityKeyPair()
+    expect(() => signRequest({method: 'GET', path: '/', privateKey: keys.privateKeyPem, audience: 'https://user:pw@r1.example'})).toThrow(/user name or password/)
+  })
+})
+
+describe('Mesh-Sig v2 worked example (docs/registry.md)', () => {
+  const pem = '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ1hsZ3v/VpguoRK9JLsLMREScVpezJpGXA7rAMcrn9g\n-----END PRIVATE KEY-----\n'
+  const pubkey = '11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo='
+  const body = `{"agent_id":"alpha","capabilities":["translate"],"pubkey":"${pubkey}"}`
+  it('signs to the documented header and verifies at https://registry.example only', async () => {
+    const header = signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: pem, ts: 1781524800, nonce: 'q3BvX1k9cL0mT2aR', audience: 'https://registry.example'})
+    expect(header).toBe(
+      `v2 ${pubkey} 1781524800 q3BvX1k9cL0mT2aR 4u3h2R2ZVLSkIcSjN0ilUHRbYgz4gaktERbMazFZOLpvKnzBBJRA8i184K9T94WytyKKk8XK75KX49l3E66rDQ== https://registry.example`,
+    )
+    const nonces = createMemoryNonceStore()
+    const verify = (audience: string) => verifyMeshSig({header, method: 'POST', path: '/v1/agents/register', body, nonces, clock: () => 1781524800_000, audience})
+    await expect(verify('https://registry2.example')).rejects.toMatchObject({code: 'wrong_audience'})
+    await expect(verify('https://registry.example')).resolves.toMatchObject({pubkey, audience: 'https://registry.example'})
+  })
+})

@@ -13,9 +13,13 @@ import type {RegistryEvent, RegistryLimits, RegistryPart, RegistryContext} from 
 
 export const START_MS = Date.UTC(2026, 5, 15, 12, 0, 0)
 export const ADMIN_KEY = 'admin-' + 'k'.repeat(40)
+/** The harness registry's public URL: the audience its clients' Mesh-Sig v2 names (issue 18). */
+export const REGISTRY_URL = 'https://registry.example'
 
 export interface HarnessOptions {
   limits?: Partial<RegistryLimits>
+  /** Behind a proxy (the host trusts X-Forwarded-*), checking Mesh-Sig v2 against the origin each request names (issue 18). */
+  behindProxyWithoutPublicUrl?: boolean
   parts?: (ctx: RegistryContext) => RegistryPart[]
 }
 
@@ -29,14 +33,15 @@ export function createHarness(options: HarnessOptions = {}) {
     bus,
     clock,
     logger: silentLogger,
-    publicUrl: 'https://registry.example/',
+    publicUrl: `${REGISTRY_URL}/`,
     jwtSecret: randomBytes(32),
     adminKey: ADMIN_KEY,
     limits: options.limits,
+    audienceFromRequest: options.behindProxyWithoutPublicUrl,
   })
   const parts = options.parts?.(context) ?? []
   const registry = createRegistry({context, parts, sweepIntervalMs: 60_000})
-  const app = createHostApp({services: [registry], logger: silentLogger})
+  const app = createHostApp({services: [registry], logger: silentLogger, proxy: options.behindProxyWithoutPublicUrl})
   const events: RegistryEvent[] = []
   context.events.subscribe((event) => events.push(event))
   const http = request(app.callback())
@@ -56,10 +61,10 @@ export function createHarness(options: HarnessOptions = {}) {
       if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`)
       return res.body as {agent_id: string; api_key: string; token: string}
     },
-    /** Registers with a bound Ed25519 key (signed proof). */
+    /** Registers with a bound Ed25519 key (signed proof: Mesh-Sig v2 naming this registry, as mesh clients sign). */
     async registerSigned(agentId: string, keys = generateIdentityKeyPair(), extra: Record<string, unknown> = {}) {
       const body = JSON.stringify({agent_id: agentId, capabilities: ['demo'], pubkey: keys.publicKey, ...extra})
-      const sig = signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: keys.privateKeyPem, ts: Math.floor(now / 1000)})
+      const sig = signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: keys.privateKeyPem, ts: Math.floor(now / 1000), audience: REGISTRY_URL})
       const res = await http.post('/v1/agents/register').set('content-type', 'application/json').set('Mesh-Sig', sig).send(body)
       return {res, keys}
     },

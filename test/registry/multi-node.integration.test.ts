@@ -55,7 +55,8 @@ describe('two registry nodes (in process)', () => {
   it('refuses on node B a Mesh-Sig nonce already used on node A', async () => {
     const keys = generateIdentityKeyPair()
     const body = JSON.stringify({agent_id: 'signed-x', pubkey: keys.publicKey})
-    const sig = signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: keys.privateKeyPem})
+    // Both nodes are one registry (one public URL): a v2 signature for it is good on either, once.
+    const sig = signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: keys.privateKeyPem, audience: 'https://registry.example'})
     expect((await post(`${a}/v1/agents/register`, body, {'mesh-sig': sig})).status).toBe(201)
     const replay = await post(`${b}/v1/agents/register`, body, {'mesh-sig': sig})
     expect(replay.status).toBe(401)

@@ -2,7 +2,7 @@ import {createHash} from 'node:crypto'
 import {describe, expect, it} from 'vitest'
 import {generateIdentityKeyPair} from '../../src/identity/keys.js'
 import {signRequest} from '../../src/identity/mesh-sig.js'
-import {createHarness} from './harness.js'
+import {createHarness, REGISTRY_URL} from './harness.js'
 
 describe('POST /v1/agents/register', () => {
   it('registers: 201 with a 32-hex api_key shown once, a token and hub_url; stores only the hash', async () => {
@@ -86,7 +86,7 @@ describe('pubkey binding and key rotation', () => {
     expect([unsigned.status, unsigned.body.error.code]).toEqual([401, 'signature_required'])
     const other = generateIdentityKeyPair()
     const body = JSON.stringify({agent_id: 'signed1', pubkey: keys.publicKey})
-    const sig = signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: other.privateKeyPem, ts: Math.floor(h.now() / 1000)})
+    const sig = signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: other.privateKeyPem, ts: Math.floor(h.now() / 1000), audience: REGISTRY_URL})
     const mismatch = await h.http.post('/v1/agents/register').set('content-type', 'application/json').set('Mesh-Sig', sig).send(body)
     expect([mismatch.status, mismatch.body.error.code]).toEqual([401, 'pubkey_mismatch'])
     expect(await h.store.getAgent('signed1')).toBeNull()
@@ -98,11 +98,11 @@ describe('pubkey binding and key rotation', () => {
     const body = JSON.stringify({agent_id: 'signed2', pubkey: keys.publicKey})
     const ts = Math.floor(h.now() / 1000)
     const send = (sig: string, payload = body) => h.http.post('/v1/agents/register').set('content-type', 'application/json').set('Mesh-Sig', sig).send(payload)
-    const tampered = await send(signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: keys.privateKeyPem, ts}), body.replace('signed2', 'signed3'))
+    const tampered = await send(signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: keys.privateKeyPem, ts, audience: REGISTRY_URL}), body.replace('signed2', 'signed3'))
     expect(tampered.body.error.code).toBe('invalid_signature')
-    const stale = await send(signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: keys.privateKeyPem, ts: ts - 121}))
+    const stale = await send(signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: keys.privateKeyPem, ts: ts - 121, audience: REGISTRY_URL}))
     expect(stale.body.error.code).toBe('signature_expired')
-    const good = signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: keys.privateKeyPem, ts})
+    const good = signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: keys.privateKeyPem, ts, audience: REGISTRY_URL})
     expect((await send(good)).status).toBe(201)
     const replay = await send(good)
     expect([replay.status, replay.body.error.code]).toEqual([401, 'nonce_reused'])
@@ -145,7 +145,7 @@ describe('pubkey binding and key rotation', () => {
     const token = await h.token('rotor', first.res.body.api_key)
     await h.http.patch('/v1/agents/me').set('authorization', `Bearer ${token}`).send({agent_card: {name: 'Rotor', tags: ['demo', 'x']}})
     const body = JSON.stringify({agent_id: 'rotor', pubkey: first.keys.publicKey})
-    const sig = signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: first.keys.privateKeyPem, ts: Math.floor(h.now() / 1000)})
+    const sig = signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: first.keys.privateKeyPem, ts: Math.floor(h.now() / 1000), audience: REGISTRY_URL})
     expect((await h.http.post('/v1/agents/register').set('content-type', 'application/json').set('Mesh-Sig', sig).send(body)).status).toBe(200)
     const stored = (await h.store.getAgent('rotor'))!
     expect([stored.capabilities, stored.agentCard?.tags]).toEqual([['demo', 'x'], ['demo', 'x']])
@@ -160,5 +160,71 @@ describe('pubkey binding and key rotation', () => {
     expect((await h.registerSigned('keyed')).res.status).toBe(409)
     await h.register('keyless')
     expect((await h.registerSigned('keyless')).res.status).toBe(409)
+  })
+})
+
+describe('Mesh-Sig v1 and the audience at the registry (issue 18)', () => {
+  const registerWith = (h: ReturnType<typeof createHarness>, body: string, sig: string) =>
+    h.http.post('/v1/agents/register').set('content-type', 'application/json').set('Mesh-Sig', sig).send(body)
+
+  it('refuses to bind a pubkey on a v1 signature (401 mesh_sig_v2_required); nothing is created', async () => {
+    const h = createHarness()
+    const keys = generateIdentityKeyPair()
+    const body = JSON.stringify({agent_id: 'v1bind', pubkey: keys.publicKey})
+    const v1 = signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: keys.privateKeyPem, ts: Math.floor(h.now() / 1000)})
+    const res = await registerWith(h, body, v1)
+    expect([res.status, res.body.error.code]).toEqual([401, 'mesh_sig_v2_required'])
+    expect(res.body.error.message).toContain('names no server')
+    expect(await h.store.getAgent('v1bind')).toBeNull()
+  })
+
+  it('refuses to rotate the api_key on a v1 signature from the bound key (401 mesh_sig_v2_required); the key keeps working', async () => {
+    const h = createHarness()
+    const first = await h.registerSigned('v1rot')
+    const apiKey = first.res.body.api_key
+    for (const fields of [{agent_id: 'v1rot'}, {agent_id: 'v1rot', pubkey: first.keys.publicKey}]) {
+      const body = JSON.stringify(fields)
+      const v1 = signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: first.keys.privateKeyPem, ts: Math.floor(h.now() / 1000)})
+      const res = await registerWith(h, body, v1)
+      expect([res.status, res.body.error.code]).toEqual([401, 'mesh_sig_v2_required'])
+      expect(res.body.api_key).toBeUndefined()
+    }
+    expect(await h.token('v1rot', apiKey)).toBeTruthy()
+  })
+
+  it('registers without a pubkey on a v1 signature, as the spec allows (nothing is bound)', async () => {
+    const h = createHarness()
+    const keys = generateIdentityKeyPair()
+    const body = JSON.stringify({agent_id: 'v1plain'})
+    const res = await registerWith(h, body, signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: keys.privateKeyPem, ts: Math.floor(h.now() / 1000)}))
+    expect(res.status).toBe(201)
+    expect(res.body).toMatchObject({verified: false, pubkey: null})
+  })
+
+  it('refuses a v2 signature made for another registry (401 wrong_audience, naming both) without burning its nonce', async () => {
+    const h = createHarness()
+    const first = await h.registerSigned('aud')
+    const body = JSON.stringify({agent_id: 'aud', pubkey: first.keys.publicKey})
+    const ts = Math.floor(h.now() / 1000)
+    const sign = (audience: string) => signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: first.keys.privateKeyPem, ts, nonce: 'same-nonce-0001', audience})
+    const res = await registerWith(h, body, sign('https://other-registry.example'))
+    expect([res.status, res.body.error.code]).toEqual([401, 'wrong_audience'])
+    expect(res.body.error.message).toBe('Mesh-Sig was signed for https://other-registry.example; this is https://registry.example')
+    // the nonce of a signature refused for its audience is not consumed: the same nonce signed for this registry works
+    expect((await registerWith(h, body, sign(REGISTRY_URL))).status).toBe(200)
+  })
+
+  it('behind a proxy without a public URL (audienceFromRequest): the origin the proxy forwarded is the audience', async () => {
+    const h = createHarness({behindProxyWithoutPublicUrl: true})
+    const keys = generateIdentityKeyPair()
+    const body = JSON.stringify({agent_id: 'proxied', pubkey: keys.publicKey})
+    const ts = Math.floor(h.now() / 1000)
+    const send = (audience: string, forwardedHost: string) =>
+      h.http.post('/v1/agents/register').set('content-type', 'application/json').set('x-forwarded-proto', 'https').set('x-forwarded-host', forwardedHost).set('Mesh-Sig', signRequest({method: 'POST', path: '/v1/agents/register', body, privateKey: keys.privateKeyPem, ts, audience})).send(body)
+    const other = await send('https://public.example', 'elsewhere.example')
+    expect([other.status, other.body.error.code]).toEqual([401, 'wrong_audience'])
+    expect(other.body.error.message).toBe('Mesh-Sig was signed for https://public.example; this is https://elsewhere.example')
+    const good = await send('https://public.example', 'Public.example')
+    expect(good.status, JSON.stringify(good.body)).toBe(201)
   })
 })

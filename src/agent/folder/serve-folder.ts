@@ -118,7 +118,9 @@ export async function serveFolder(options: ServeFolderOptions): Promise<ServedFo
       throw asFolderError(error, 'pay-per-call')
     }
     try {
-      agent = createAgent({card, skills: folder.handlers, payments, nonces: createSqliteNonceStore(db), agentId: options.agentId, logger})
+      // issue 18: v2 Mesh-Sig names the card's url (the public URL); behind --proxy with no --public-url, the Host each request reached.
+      const audienceFromRequest = options.proxy === true && options.publicUrl === undefined
+      agent = createAgent({card, skills: folder.handlers, payments, nonces: createSqliteNonceStore(db), agentId: options.agentId, logger, audienceFromRequest})
     } catch (error) {
       await payments?.close()
       throw asFolderError(error, folder.cardFile)

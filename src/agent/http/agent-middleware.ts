@@ -11,6 +11,7 @@
 import type {Context, Middleware, Next} from 'koa'
 import {answerError, sendError} from '../../http/error-middleware.js'
 import {readJsonBody} from '../../http/json-body.js'
+import {requestAudience} from '../../identity/audience.js'
 import {MESH_SIG_HEADER} from '../../identity/constants.js'
 import {MeshError} from '../../lib/errors.js'
 import type {Logger} from '../../lib/log.js'
@@ -63,19 +64,26 @@ function sendDocument(ctx: Context, document: ServedDocument) {
 
 const isRead = (method: string) => method === 'GET' || method === 'HEAD'
 
+
 /** Koa middleware serving the agent contract; paths it does not own go to next() (the host answers a JSON 404). */
 export function agentMiddleware(core: AgentCore, logger: Logger): Middleware {
+  /**
+   * issue 18: the origin the request was addressed to (Koa reads X-Forwarded-Proto/Host only when the host trusts
+   * its proxy), for an agent that checks v2 Mesh-Sig against it; null when the agent knows its public URL.
+   */
+  const audienceOf = (ctx: Context) => (core.audienceFromRequest ? requestAudience(ctx.protocol, ctx.host) : null)
+
   async function skillRoute(ctx: Context, id: string) {
     if (id === 'whoami') {
       if (!isRead(ctx.method)) return methodNotAllowed(ctx, READ_METHODS)
-      return send(ctx, await core.whoami({method: ctx.method, target: ctx.originalUrl, meshSig: ctx.get(MESH_SIG_HEADER) || undefined, raw: NO_BODY}))
+      return send(ctx, await core.whoami({method: ctx.method, target: ctx.originalUrl, meshSig: ctx.get(MESH_SIG_HEADER) || undefined, raw: NO_BODY, requestAudience: audienceOf(ctx)}))
     }
     if (id === 'topup' && core.topupEnabled) {
       if (ctx.method !== 'POST') return methodNotAllowed(ctx, 'POST, OPTIONS')
       const meshSig = ctx.get(MESH_SIG_HEADER) || undefined
-      if (!meshSig) return send(ctx, await core.topup({method: 'POST', target: ctx.originalUrl, meshSig, raw: NO_BODY}))
+      if (!meshSig) return send(ctx, await core.topup({method: 'POST', target: ctx.originalUrl, meshSig, raw: NO_BODY, requestAudience: null}))
       const body = await readJsonBody(ctx, core.bodyLimit)
-      return send(ctx, await core.topup({method: 'POST', target: ctx.originalUrl, meshSig, raw: body.raw, value: body.value}))
+      return send(ctx, await core.topup({method: 'POST', target: ctx.originalUrl, meshSig, raw: body.raw, value: body.value, requestAudience: audienceOf(ctx)}))
     }
     const skill = core.skills.get(id)
     if (!skill) throw new MeshError('not_found', 'unknown_skill', `This agent has no skill "${id.slice(0, 64)}" (see ${PUBLIC_CARD_PATH})`)
@@ -87,6 +95,7 @@ export function agentMiddleware(core: AgentCore, logger: Logger): Middleware {
       raw: body.raw,
       value: body.value,
       meshSig: headers[MESH_SIG_HEADER] as string | undefined,
+      requestAudience: audienceOf(ctx),
       proof: headers[PROOF_HEADER] as string | undefined,
       authorization: headers.authorization,
       ip: ctx.ip,

@@ -9,14 +9,11 @@ import {a2aCardFromPublicCard, type A2AAgentCard} from '../a2a-card.js'
 import type {CheckedOptions, CompiledSkill} from './check-options.js'
 import {A2A_CARD_PATH, BANNER_SERVICE, HEALTH_PATH, PUBLIC_CARD_PATH, TOPUP_PATH, WHOAMI_PATH} from './constants.js'
 import {servedDocument, type ServedDocument} from './served-document.js'
-import {createSkillCaller, verifiedCaller, type AgentReply, type SkillCallRequest} from './skill-call.js'
+import {createSkillCaller, verifiedCaller, type AgentReply, type SignedTarget, type SkillCallRequest, type VerifiedSigner} from './skill-call.js'
 
 /** A request whose Mesh-Sig is checked over its exact target and body. */
-export interface SignedRequest {
-  method: string
-  target: string
+export interface SignedRequest extends SignedTarget {
   meshSig: string | undefined
-  raw: Buffer
   value?: unknown
 }
 
@@ -32,6 +29,8 @@ export interface AgentCore {
   readonly banner: string
   /** `POST /v1/topup` is served (the gate takes prepaid credit). */
   readonly topupEnabled: boolean
+  /** v2 Mesh-Sig is checked against the audience each request names: the adapter hands it over (issue 18). */
+  readonly audienceFromRequest: boolean
   health(): AgentReply | Promise<AgentReply>
   whoami(request: SignedRequest): Promise<AgentReply>
   topup(request: SignedRequest): Promise<AgentReply>
@@ -57,9 +56,9 @@ export function createAgentCore(options: CheckedOptions): AgentCore {
   const alwaysHealthy: AgentReply = json(200, {ok: true, agent_id: agentId})
 
   /** Mesh-Sig that must be there: 401 `signature_required` without it, the identity layer's 401 when it fails. */
-  async function requireSigner(request: SignedRequest): Promise<string> {
+  async function requireSigner(request: SignedRequest): Promise<VerifiedSigner> {
     if (!request.meshSig) throw unauthorized('signature_required', `${request.method} ${request.target.split('?')[0]} needs a Mesh-Sig signed request`)
-    return (await verifiedCaller(options, request.meshSig, request.method, request.target, request.raw))!
+    return (await verifiedCaller(options, request.meshSig, request))!
   }
 
   return {
@@ -72,6 +71,7 @@ export function createAgentCore(options: CheckedOptions): AgentCore {
     a2aCardDocument: servedDocument(a2aCard),
     banner: JSON.stringify({service: BANNER_SERVICE, role: 'agent', name: card.name, version: card.version, endpoints}),
     topupEnabled,
+    audienceFromRequest: options.audience === null,
 
     // spec: `{ok, agent_id, upstream_ready?}`; without a hook the agent is up whenever it answers.
     health() {
@@ -87,16 +87,16 @@ export function createAgentCore(options: CheckedOptions): AgentCore {
       })()
     },
 
-    // spec: `GET /v1/whoami`, the reference signature verifier.
+    // spec: `GET /v1/whoami`, the reference signature verifier; `audience_bound` (issue 18) says whether the signature was v2 naming this agent.
     async whoami(request) {
-      const pubkey = await requireSigner(request)
-      return json(200, {pubkey, did: didKeyFromPublicKey(pubkey), verified: true})
+      const {pubkey, audienceBound} = await requireSigner(request)
+      return json(200, {pubkey, did: didKeyFromPublicKey(pubkey), verified: true, audience_bound: audienceBound})
     },
 
     // spec prepaid alternative: `POST /v1/topup {payer_address}` asks to bind the address to the signed caller's key;
     // issue 18: the gate binds only on proof of control (`payer_signature`, or a first deposit with the issued memo).
     async topup(request) {
-      const pubkey = await requireSigner(request)
+      const {pubkey} = await requireSigner(request)
       const body = request.value as {payer_address?: unknown; payer_signature?: unknown} | undefined
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
         throw invalid('invalid_input', 'The body must be a JSON object {"payer_address": "<address>", "payer_signature"?: "<signature>"}', {field: '$'})

@@ -3,6 +3,7 @@
  * found when it is created, as a TypeError with one clear sentence (STYLE:
  * conflicting options throw), never at the first call.
  */
+import {normalizeAudience} from '../../identity/audience.js'
 import type {NonceStore} from '../../identity/nonce-store.js'
 import {createMemoryNonceStore} from '../../identity/nonce-store.js'
 import {kebabCase} from '../../lib/kebab-case.js'
@@ -33,6 +34,8 @@ export interface CheckedOptions {
   agentId: string
   payments?: PaymentGate
   nonces: NonceStore
+  /** The audience v2 signatures must name (issue 18); null: the one each request was addressed to (`audienceFromRequest`). */
+  audience: string | null
   ready?: () => boolean | Promise<boolean>
   clock: () => number
   logger: Logger
@@ -81,6 +84,22 @@ function priceOf(card: PublicCard, skillId: string, pricing: ReturnType<typeof s
   return BigInt(pricing.amount as number)
 }
 
+/** issue 18: the audience v2 Mesh-Sig must name — `publicUrl`'s origin, else the card's `url`'s; null when taken from each request. */
+function audienceOf(options: CreateAgentOptions, card: PublicCard): string | null {
+  if (options.audienceFromRequest !== undefined && typeof options.audienceFromRequest !== 'boolean') fail('`audienceFromRequest` must be a boolean')
+  if (options.audienceFromRequest) {
+    if (options.publicUrl !== undefined) fail('give `publicUrl` or `audienceFromRequest`, not both: the audience is either the public URL or the address each request names')
+    return null
+  }
+  const [url, what] = options.publicUrl === undefined ? [card.url, "the card's url"] : [options.publicUrl, '`publicUrl`']
+  if (typeof url !== 'string') fail(`${what} must be a string URL`)
+  try {
+    return normalizeAudience(url)
+  } catch (error) {
+    fail(`${what} cannot name the agent in Mesh-Sig v2 signatures: ${(error as Error).message}`)
+  }
+}
+
 /** Applies defaults and checks every rule; throws a TypeError naming the first problem. */
 export function checkOptions(options: CreateAgentOptions): CheckedOptions {
   if (!isObject(options)) fail('options must be an object `{card, skills, ...}`')
@@ -96,6 +115,7 @@ export function checkOptions(options: CreateAgentOptions): CheckedOptions {
   }
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
   if (!Number.isSafeInteger(bodyLimit) || bodyLimit <= 0) fail('`bodyLimit` must be a positive integer number of bytes')
+  const audience = audienceOf(options, card)
   const agentId = options.agentId ?? (kebabCase(card.name) || 'agent')
   if (typeof agentId !== 'string' || agentId === '') fail('`agentId` must be a non-empty string')
 
@@ -125,6 +145,7 @@ export function checkOptions(options: CreateAgentOptions): CheckedOptions {
     agentId,
     payments,
     nonces: options.nonces ?? createMemoryNonceStore({clock: options.clock}),
+    audience,
     ready: options.ready,
     clock: options.clock ?? Date.now,
     logger: options.logger ?? silentLogger,

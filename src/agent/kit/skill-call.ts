@@ -30,6 +30,8 @@ export interface SkillCallRequest {
   raw: Buffer
   value: unknown
   meshSig: string | undefined
+  /** The audience the request was addressed to (requestAudience of its Host), for an agent with `audienceFromRequest`. */
+  requestAudience: string | null
   proof: string | undefined
   authorization: string | undefined
   ip: string
@@ -43,11 +45,30 @@ export interface SkillCaller {
   abortAll(): void
 }
 
-/** Verifies Mesh-Sig when present through the identity layer; null for an unsigned request, a 401 MeshError for a bad one. */
-export async function verifiedCaller(options: CheckedOptions, header: string | undefined, method: string, target: string, raw: Buffer): Promise<string | null> {
+/** A caller whose Mesh-Sig verified: its key, and whether the signature names this agent (v2, issue 18). */
+export interface VerifiedSigner {
+  pubkey: string
+  audienceBound: boolean
+}
+
+/** What verifiedCaller needs of a request. */
+export interface SignedTarget {
+  method: string
+  target: string
+  raw: Buffer
+  requestAudience: string | null
+}
+
+/**
+ * Verifies Mesh-Sig when present through the identity layer; null for an
+ * unsigned request, a 401 MeshError for a bad one (`wrong_audience` for a v2
+ * signature made for another server).
+ */
+export async function verifiedCaller(options: CheckedOptions, header: string | undefined, request: SignedTarget): Promise<VerifiedSigner | null> {
   if (!header) return null
-  const signer = await verifyMeshSig({header, method, path: target, body: raw, nonces: options.nonces, clock: options.clock})
-  return signer.pubkey
+  const audience = options.audience ?? request.requestAudience
+  const signer = await verifyMeshSig({header, method: request.method, path: request.target, body: request.raw, nonces: options.nonces, clock: options.clock, audience})
+  return {pubkey: signer.pubkey, audienceBound: signer.audience !== null}
 }
 
 const skillFailed = () => new MeshError('internal', 'skill_failed', 'The skill failed; the agent logged the error')
@@ -104,11 +125,11 @@ export function createSkillCaller(options: CheckedOptions): SkillCaller {
 
   return {
     async call(skill, request) {
-      const pubkey = request.meshSig ? await verifiedCaller(options, request.meshSig, 'POST', request.target, request.raw) : null
+      const signer = request.meshSig ? await verifiedCaller(options, request.meshSig, {...request, method: 'POST'}) : null
       // An empty body is the empty object: the prober's `POST {}` and a bodiless POST mean the same.
       const input = request.value === undefined ? {} : request.value
       skill.check?.(input)
-      const caller: Caller = {pubkey, ip: request.ip}
+      const caller: Caller = {pubkey: signer?.pubkey ?? null, ip: request.ip, audienceBound: signer?.audienceBound ?? false}
       const credential = request.authorization ? (bearerToken(request.authorization) ?? null) : null
       if (skill.lamports === null) return run(skill, input, caller, credential, null, request)
 

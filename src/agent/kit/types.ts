@@ -14,6 +14,14 @@ export interface Caller {
   pubkey: string | null
   /** The client address (the proxy's when the agent sits behind one). */
   ip: string
+  /**
+   * issue 18: the signature is Mesh-Sig v2 and names this agent. False for
+   * v1 (which names no server: it may be a call made for another agent and
+   * forwarded here) and for unsigned calls. Prepaid credit is spent only
+   * when true; grant nothing per key on a false one that you would not give
+   * to whoever holds a copy of the request.
+   */
+  audienceBound: boolean
 }
 
 /** What a skill handler receives beside its validated input. */
@@ -58,6 +66,18 @@ export interface CreateAgentOptions {
   payments?: PaymentGate
   /** Where used Mesh-Sig nonces are remembered; default an in-memory store. */
   nonces?: NonceStore
+  /**
+   * The agent's public base URL: a Mesh-Sig v2 signature must name its origin
+   * (issue 18). Default: the card's `url` (spec: the agent's base URL).
+   */
+  publicUrl?: string
+  /**
+   * Check v2 signatures against the origin each request was addressed to
+   * (Host, or X-Forwarded-Proto/Host when the host trusts its proxy) instead:
+   * for an agent behind a proxy that does not know its public address.
+   * Weaker (a replayer chooses the Host he sends); not with `publicUrl`.
+   */
+  audienceFromRequest?: boolean
   /** Readiness hook: its answer is `/health`'s `upstream_ready` (and `ok` follows it). */
   ready?: () => boolean | Promise<boolean>
   /** Milliseconds clock; default Date.now. */

@@ -84,7 +84,8 @@ export function createPayments(options: CreatePaymentsOptions): Payments {
     if (grant) {
       return {kind: 'admitted', hold: createHold({via: 'allowance', allowanceLeft: grant.left}, () => {}, () => store.releaseAllowance(grant))}
     }
-    if (prepaid && pubkey) {
+    // issue 18: a v1 signature may be another agent's call forwarded here; it never spends the key's credit.
+    if (prepaid && pubkey && call.caller.audienceBound === true) {
       // One credit per call; a skill priced above one credit spends as many as its price needs.
       const units = Number((call.lamports + prepaid.config.lamportsPerCredit - 1n) / prepaid.config.lamportsPerCredit) || 1
       const left = store.reserveCredits(pubkey, units)

@@ -18,7 +18,8 @@ export interface PaidCall {
   bodyHash: string
   /** Integer lamports the skill costs. */
   lamports: bigint
-  caller: {pubkey: string | null; ip: string}
+  /** audienceBound (issue 18): a Mesh-Sig v2 naming this agent; only such a caller spends prepaid credit (absent = false). */
+  caller: {pubkey: string | null; ip: string; audienceBound?: boolean}
   /** `X-Payment-Proof` (a transaction signature), or null. */
   proof: string | null
 }

@@ -116,8 +116,9 @@ export async function callAgent(options: CallAgentOptions): Promise<CallAgentAns
   const headers: Record<string, string> = {'content-type': 'application/json', accept: 'application/json'}
   let signer: string | null = null
   if (options.privateKey) {
-    // spec Authentication 2: the signature covers METHOD, path with query, and the raw body bytes sent.
-    headers['mesh-sig'] = signRequest({method: 'POST', path, body, privateKey: options.privateKey})
+    // spec Authentication 2: the signature covers METHOD, path with query, and the raw body bytes sent;
+    // issue 18: v2, bound to this agent's origin, so the agent cannot forward it to another agent that would take it.
+    headers['mesh-sig'] = signRequest({method: 'POST', path, body, privateKey: options.privateKey, audience: url})
     signer = headers['mesh-sig'].split(' ')[1]
   }
   if (options.proof !== undefined) {

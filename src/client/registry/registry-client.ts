@@ -67,8 +67,9 @@ export function createRegistryClient(options: RegistryClientOptions) {
     const headers: Record<string, string> = {}
     if (call.bearer) headers.authorization = `Bearer ${call.bearer}`
     if (call.adminKey) headers['x-admin-key'] = call.adminKey
-    // spec Mesh-Sig: the signed path is the path with its query string, as the server receives it.
-    if (call.signWith) headers['mesh-sig'] = signRequest({method, path: url.pathname + url.search, body: body ?? '', privateKey: call.signWith})
+    // spec Mesh-Sig: the signed path is the path with its query string, as the server receives it;
+    // issue 18: v2, bound to this registry's origin, so it cannot be replayed to another registry.
+    if (call.signWith) headers['mesh-sig'] = signRequest({method, path: url.pathname + url.search, body: body ?? '', privateKey: call.signWith, audience: url})
     return callJson<T>({
       method,
       url,

@@ -61,6 +61,8 @@ Storage is SQLite in <data>/mesh.db unless --database-url names a PostgreSQL dat
           },
           relayLimits: relayLimitsOf(flags),
           proxy: flags.proxy,
+          // issue 18: behind a proxy with no --public-url, v2 Mesh-Sig is checked against the Host the request reached.
+          audienceFromRequest: flags.proxy && publicUrl === undefined,
           site,
         })
         let hosted

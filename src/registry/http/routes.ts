@@ -7,6 +7,7 @@
 import Router from '@koa/router'
 import type {Context, Middleware} from 'koa'
 import {readJsonObject} from '../../http/json-body.js'
+import {requestAudience} from '../../identity/audience.js'
 import {MESH_SIG_HEADER} from '../../identity/constants.js'
 import {invalid, unauthorized} from '../../lib/errors.js'
 import {assertValid} from '../../lib/schemas.js'
@@ -75,7 +76,7 @@ export function createRegistryRoutes(ctx: CoreRegistryContext, ops: RegistryOper
     ctx.registrationLimiter.hit(`ip:${koa.ip}`)
     const body = await readJsonObject(koa, bodyLimit)
     const header = koa.get(MESH_SIG_HEADER)
-    const signer = header ? await ctx.verifySignedRequest({method: koa.method, path: koa.originalUrl, body: body.raw, header}) : null
+    const signer = header ? await ctx.verifySignedRequest({method: koa.method, path: koa.originalUrl, body: body.raw, header, requestAudience: requestAudience(koa.protocol, koa.host)}) : null
     const result = await ops.register(body.value, signer)
     koa.status = result.status
     koa.set('Cache-Control', 'no-store')

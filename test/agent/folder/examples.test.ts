@@ -40,7 +40,7 @@ describe.each(['echo', 'paid'])('examples/%s', (name) => {
       const checkOutput = compile(`${skill.id}-out`, skill.outputSchema!)
       for (const body of bodies) {
         checkInput(body)
-        const ctx: SkillContext = {skill: skill.id, caller: {pubkey: null, ip: '127.0.0.1'}, credential: null, payment: null, signal: new AbortController().signal, logger: silentLogger}
+        const ctx: SkillContext = {skill: skill.id, caller: {pubkey: null, ip: '127.0.0.1', audienceBound: false}, credential: null, payment: null, signal: new AbortController().signal, logger: silentLogger}
         const output = await folder.handlers[skill.id](body, ctx)
         checkOutput(output)
         for (const path of skill.returns ?? []) expect(at(output, path) ?? null, `${skill.id} ${JSON.stringify(body)} → ${path}`).not.toBeNull()

@@ -81,4 +81,35 @@ describe('serveFolder', () => {
       await second.stop()
     }
   })
+
+  it('checks Mesh-Sig v2 against the public URL; behind --proxy without one, against the address the proxy forwarded (issue 18)', async () => {
+    const folder = await load('echo')
+    const {privateKeyPem: privateKey} = generateIdentityKeyPair()
+    const body = '{"message": "aud"}'
+    const call = (url: string, audience: string, headers: Record<string, string> = {}) =>
+      fetch(`${url}/v1/echo`, {method: 'POST', body, headers: {'content-type': 'application/json', 'mesh-sig': signRequest({method: 'POST', path: '/v1/echo', body, privateKey, audience}), ...headers}})
+
+    const listening = await serveFolder(options(folder))
+    try {
+      expect((await call(listening.url, listening.url)).status).toBe(200)
+      expect(await (await call(listening.url, 'https://echo.example.com')).json()).toMatchObject({error: {code: 'wrong_audience'}})
+    } finally {
+      await listening.stop()
+    }
+    const published = await serveFolder({...options(folder), publicUrl: 'https://echo.example.net'})
+    try {
+      expect((await call(published.url, 'https://echo.example.net')).status).toBe(200)
+      expect(await (await call(published.url, published.url)).json()).toMatchObject({error: {code: 'wrong_audience', message: `Mesh-Sig was signed for ${published.url}; this is https://echo.example.net`}})
+    } finally {
+      await published.stop()
+    }
+    const proxied = await serveFolder({...options(folder), proxy: true})
+    try {
+      const forwarded = {'x-forwarded-proto': 'https', 'x-forwarded-host': 'echo.example.org'}
+      expect((await call(proxied.url, 'https://echo.example.org', forwarded)).status).toBe(200)
+      expect(await (await call(proxied.url, proxied.url, forwarded)).json()).toMatchObject({error: {code: 'wrong_audience'}})
+    } finally {
+      await proxied.stop()
+    }
+  })
 })

@@ -1,6 +1,8 @@
 /**
  * A browser page on another origin calls an agent served by the kit (issue 11,
- * interop): headless Chromium signs Mesh-Sig with WebCrypto Ed25519, so
+ * interop): headless Chromium signs Mesh-Sig with WebCrypto Ed25519 (v2,
+ * naming the agent's origin — issue 18 — and v1 where a call checks what v1
+ * may no longer do: spend prepaid credit), so
  * every call is preflighted; the agent must answer the preflight (spec Agent
  * side CORS; DECISIONS CORS for agents) and expose a 402's X-Payment-*
  * headers to the page's script. The page pays from those headers through a
@@ -15,7 +17,7 @@ import {createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders, type S
 import type {AddressInfo} from 'node:net'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {SkillContext} from '../../../src/agent/kit/types.js'
-import {createPayments} from '../../../src/agent/payments/index.js'
+import {createPayments, type Payments} from '../../../src/agent/payments/index.js'
 import type {HostedServer} from '../../../src/http/host.js'
 import {silentLogger} from '../../../src/lib/log.js'
 import {echoSkill, lamportsPricing, publicCard} from '../../support/agent-card.js'
@@ -26,6 +28,8 @@ import {randomAddress, startSolanaRpc, type SolanaRpcServer} from '../../support
 const PAGE = new URL('./fixtures/cross-origin-page.html', import.meta.url)
 const WALLET = randomAddress()
 const PAYER = randomAddress()
+/** The page's prepaid payer address, bound to its key by a topup and a first deposit carrying its memo. */
+const DEPOSITOR = randomAddress()
 const PRICE_LAMPORTS = 5000
 
 const card = publicCard({
@@ -72,10 +76,13 @@ interface PageResults {
   calls: PageCall[]
   /** The transaction signature the page's wallet answered. */
   proof?: string
+  /** Credits the deposit scan added after the page's topup. */
+  credited?: number
   error?: string
 }
 
 let chain: SolanaRpcServer
+let gate: Payments
 let agent: HostedServer
 let pageServer: Server
 let pageOrigin: string
@@ -88,7 +95,7 @@ let screenshot: string
 
 beforeAll(async () => {
   chain = await startSolanaRpc()
-  const gate = createPayments({wallet: WALLET, rpcUrl: chain.url, network: 'solana-devnet', freePerDay: 0, card, rpcTimeoutMs: 5_000})
+  gate = createPayments({wallet: WALLET, rpcUrl: chain.url, network: 'solana-devnet', freePerDay: 0, card, rpcTimeoutMs: 5_000})
   agent = await serveAgent({
     card,
     payments: gate,
@@ -117,6 +124,14 @@ beforeAll(async () => {
       payments.push(order)
       const signature = chain.addTransaction({payer: PAYER, to: order.to, lamports: BigInt(order.lamports), memo: order.memo})
       response.writeHead(200, {'content-type': 'application/json'}).end(JSON.stringify({signature}))
+    } else if (request.method === 'POST' && request.url === '/wallet/deposit') {
+      const chunks: Buffer[] = []
+      for await (const chunk of request) chunks.push(chunk as Buffer)
+      const order = JSON.parse(Buffer.concat(chunks).toString()) as Record<string, string>
+      chain.addTransaction({payer: order.from, to: order.to, lamports: BigInt(order.lamports), memo: order.memo})
+      // The agent's periodic deposit scan, run now rather than waited for.
+      const {credited} = await gate.scanDeposits()
+      response.writeHead(200, {'content-type': 'application/json'}).end(JSON.stringify({credited}))
     } else {
       response.writeHead(404).end()
     }
@@ -127,7 +142,7 @@ beforeAll(async () => {
 
   browser = await launchBrowser()
   const page = await browser.newPage()
-  await page.goto(`${pageOrigin}/page?agent=${encodeURIComponent(agent.url)}`)
+  await page.goto(`${pageOrigin}/page?agent=${encodeURIComponent(agent.url)}&payer=${DEPOSITOR}`)
   await page.waitForFunction('window.meshResults !== undefined', undefined, {timeout: 20_000})
   results = (await page.evaluate('window.meshResults')) as PageResults
   screenshot = await browser.screenshot(page, 'agent-browser-cors')
@@ -158,7 +173,11 @@ describe('a page on another origin calls the agent from headless Chromium', () =
       ['challenge', undefined],
       ['paid', undefined],
       ['replayed', undefined],
+      ['topup', undefined],
+      ['credit-v1', undefined],
+      ['credit', undefined],
       ['whoami', undefined],
+      ['whoami-v1', undefined],
     ])
     expect(results.calls.every((c) => c.type === 'cors')).toBe(true)
     // Chromium logs each non-2xx answer ("Failed to load resource"); a CORS refusal or a script error is what must not appear.
@@ -216,10 +235,25 @@ describe('a page on another origin calls the agent from headless Chromium', () =
     expect(replayed.body.accepts[0]).toMatchObject({resource: '/v1/render', lamports: '5000'})
   })
 
-  it('asks whoami, the reference verifier, with a signed GET', () => {
+  it('prepays with a signed topup; a v1-signed call does not spend the credit (402), a v2 one signed for this agent does (issue 18)', () => {
+    const topup = callNamed('topup')
+    expect(topup.status).toBe(200)
+    expect(topup.body).toMatchObject({payer_address: DEPOSITOR, pay_to: WALLET, lamports_per_credit: String(PRICE_LAMPORTS), bound: false})
+    expect(results.credited).toBe(1)
+    const v1 = callNamed('credit-v1')
+    expect(v1.status).toBe(402)
+    expect(v1.payment?.['X-Payment-Nonce']).toMatch(/^[0-9a-f]{16,}$/)
+    const credit = callNamed('credit')
+    expect(credit.status).toBe(200)
+    expect(credit.body).toEqual({image_url: 'https://img.example/on%20credit.png', paid_via: 'credit'})
+    expect(gate.credits(results.pubkey)).toBe(0)
+  })
+
+  it('asks whoami, the reference verifier, with a signed GET: v2 names this agent, v1 names none', () => {
     const whoami = callNamed('whoami')
     expect(whoami.status).toBe(200)
-    expect(whoami.body).toMatchObject({pubkey: results.pubkey, verified: true})
+    expect(whoami.body).toMatchObject({pubkey: results.pubkey, verified: true, audience_bound: true})
+    expect(callNamed('whoami-v1').body).toMatchObject({pubkey: results.pubkey, verified: true, audience_bound: false})
   })
 
   it('answered each preflight 204 with the allow headers the page needed', () => {
@@ -248,6 +282,10 @@ describe('a page on another origin calls the agent from headless Chromium', () =
       ['POST', '/v1/render', 402],
       ['POST', '/v1/render', 200],
       ['POST', '/v1/render', 402],
+      ['POST', '/v1/topup', 200],
+      ['POST', '/v1/render', 402],
+      ['POST', '/v1/render', 200],
+      ['GET', '/v1/whoami', 200],
       ['GET', '/v1/whoami', 200],
     ])
     for (const exchange of calls) {

@@ -53,6 +53,14 @@ describe('createAgent', () => {
     expect(build({card: testCard({skills: [paid]}), skills: {paid: echoHandler}, payments: gate})).not.toThrow()
   })
 
+  it('refuses audience options that contradict each other or cannot name the agent (issue 18)', () => {
+    expect(build({publicUrl: 'https://agent.example.com', audienceFromRequest: true})).toThrow(/`publicUrl` or `audienceFromRequest`, not both/)
+    expect(build({publicUrl: 'https://user:pw@agent.example.com'})).toThrow(/`publicUrl` cannot name the agent in Mesh-Sig v2 signatures: .*user name or password/)
+    expect(build({audienceFromRequest: 'yes' as never})).toThrow(/`audienceFromRequest` must be a boolean/)
+    expect(build({publicUrl: 'https://agent.example.com'})).not.toThrow()
+    expect(build({audienceFromRequest: true})).not.toThrow()
+  })
+
   it('refuses an input schema that does not compile and bad option types', () => {
     const broken = {...echoSkill, inputSchema: {type: 'object', properties: {text: {type: 'strin'}}}}
     expect(build({card: testCard({skills: [broken]})})).toThrow(/skill "echo" has an input schema that does not compile/)

@@ -3,7 +3,11 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {didKeyFromPublicKey} from '../../../src/identity/did-key.js'
 import {generateIdentityKeyPair} from '../../../src/identity/keys.js'
 import {signRequest} from '../../../src/identity/mesh-sig.js'
+import {createAgent} from '../../../src/agent/kit/create-agent.js'
 import type {Caller} from '../../../src/agent/kit/types.js'
+import {serve} from '../../../src/http/host.js'
+import {silentLogger} from '../../../src/lib/log.js'
+import {serveAgent as serveBehindProxy} from '../../support/served-agent.js'
 import {echoSkill, keys, post, serveAgent, testCard, type ServedAgent, readJson} from './support.js'
 
 let served: ServedAgent
@@ -98,7 +102,10 @@ describe('Mesh-Sig on skill calls', () => {
     const cases: [string, RegExp][] = [
       ['garbage', /expected "v1 <pubkey_b64> <ts> <nonce> <sig_b64>"/],
       ['v1', /expected/],
-      [`v2 ${pubkey} ${ts} ${nonce} ${signature}`, /unknown version "v2"/],
+      [`v3 ${pubkey} ${ts} ${nonce} ${signature}`, /unknown version "v3"/],
+      // issue 18: v2 carries the audience as a sixth field, in its canonical form
+      [`v2 ${pubkey} ${ts} ${nonce} ${signature}`, /expected "v2 <pubkey_b64> <ts> <nonce> <sig_b64> <audience>"/],
+      [`v2 ${pubkey} ${ts} ${nonce} ${signature} HTTP://127.0.0.1:80/`, /audience is not a canonical origin/],
       [`v1 ${pubkey} yesterday ${nonce} ${signature}`, /ts is not Unix seconds/],
       [`v1 ${pubkey} ${ts} ${'ñ'.repeat(10)} ${signature}`, /nonce must be/],
       [`v1 ${pubkey} ${ts} short ${signature}`, /nonce must be/],
@@ -127,7 +134,7 @@ describe('GET /v1/whoami, the reference verifier', () => {
   it('answers the signer\'s pubkey and did:key', async () => {
     const response = await fetch(served.url + '/v1/whoami?check=1', {headers: {'mesh-sig': sign('/v1/whoami?check=1', '', {method: 'GET'})}})
     expect(response.status).toBe(200)
-    expect(await readJson(response)).toEqual({pubkey: keys.publicKey, did: didKeyFromPublicKey(keys.publicKey), verified: true})
+    expect(await readJson(response)).toEqual({pubkey: keys.publicKey, did: didKeyFromPublicKey(keys.publicKey), verified: true, audience_bound: false})
   })
 
   it('answers 401 signature_required unsigned, and the identity layer\'s code for a bad signature', async () => {
@@ -137,5 +144,54 @@ describe('GET /v1/whoami, the reference verifier', () => {
     const header = sign('/v1/whoami', '', {method: 'GET'})
     expect((await fetch(served.url + '/v1/whoami', {headers: {'mesh-sig': header}})).status).toBe(200)
     await refused(await fetch(served.url + '/v1/whoami', {headers: {'mesh-sig': header}}), 'nonce_reused', /already used/)
+  })
+})
+
+describe('Mesh-Sig v2 at the kit: bound to the agent it names (issue 18)', () => {
+  const signV2 = (url: string, path: string, body: string, method = 'POST') => signRequest({method, path, body, privateKey: keys.privateKeyPem, audience: url})
+
+  it('a skill call signed v2 for this agent is served and marked audience-bound; v1 is served unbound', async () => {
+    callers.length = 0
+    const body = '{"text": "v2"}'
+    expect((await post(served.url, '/v1/echo', body, {sign: signV2(served.url, '/v1/echo', body)})).status).toBe(200)
+    expect((await post(served.url, '/v1/echo', body, {sign: true})).status).toBe(200)
+    expect(callers.map((caller) => [caller.pubkey, caller.audienceBound])).toEqual([
+      [keys.publicKey, true],
+      [keys.publicKey, false],
+    ])
+  })
+
+  it('refuses a v2 call signed for another agent with 401 wrong_audience, before the handler runs', async () => {
+    callers.length = 0
+    const body = '{"text": "forwarded"}'
+    const forOther = signV2('https://other-agent.example', '/v1/echo', body)
+    await refused(await post(served.url, '/v1/echo', body, {sign: forOther}), 'wrong_audience', /signed for https:\/\/other-agent\.example; this is http:\/\/127\.0\.0\.1:\d+/)
+    expect(callers).toHaveLength(0)
+  })
+
+  it('/v1/whoami verifies v2 and says whether the signature names this agent', async () => {
+    const response = await fetch(served.url + '/v1/whoami', {headers: {'mesh-sig': signV2(served.url, '/v1/whoami', '', 'GET')}})
+    expect(await readJson(response)).toEqual({pubkey: keys.publicKey, did: didKeyFromPublicKey(keys.publicKey), verified: true, audience_bound: true})
+    await refused(await fetch(served.url + '/v1/whoami', {headers: {'mesh-sig': signV2('https://other-agent.example', '/v1/whoami', '', 'GET')}}), 'wrong_audience', /other-agent/)
+  })
+
+  it("defaults to the card's url, and trusts the Host only with audienceFromRequest (behind a proxy)", async () => {
+    const body = '{"text": "card"}'
+    // createAgent as a library user calls it, without publicUrl: the card's url is the agent's address
+    const byCard = await serve({port: 0, logger: silentLogger, services: [createAgent({card: testCard({url: 'https://echo.example.com/'}), skills: {echo: (input: {text: string}) => input}})]})
+    try {
+      expect((await post(byCard.url, '/v1/echo', body, {sign: signV2('https://echo.example.com', '/v1/echo', body)})).status).toBe(200)
+      await refused(await post(byCard.url, '/v1/echo', body, {sign: signV2(byCard.url, '/v1/echo', body)}), 'wrong_audience', /this is https:\/\/echo\.example\.com$/)
+    } finally {
+      await byCard.stop()
+    }
+    const byHost = await serveBehindProxy({card: testCard(), skills: {echo: (input: {text: string}) => input}, audienceFromRequest: true}, {proxy: true})
+    try {
+      const headers = {'x-forwarded-proto': 'https', 'x-forwarded-host': 'public.example'}
+      expect((await post(byHost.url, '/v1/echo', body, {sign: signV2('https://public.example', '/v1/echo', body), headers})).status).toBe(200)
+      await refused(await post(byHost.url, '/v1/echo', body, {sign: signV2('https://elsewhere.example', '/v1/echo', body), headers}), 'wrong_audience', /this is https:\/\/public\.example/)
+    } finally {
+      await byHost.stop()
+    }
   })
 })

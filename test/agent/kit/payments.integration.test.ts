@@ -52,7 +52,7 @@ describe('paid skills through the kit', () => {
         resource: '/v1/paid',
         bodyHash: createHash('sha256').update(body).digest('hex'),
         lamports: 1500n,
-        caller: {pubkey: keys.publicKey, ip: '127.0.0.1'},
+        caller: {pubkey: keys.publicKey, ip: '127.0.0.1', audienceBound: false},
         proof: '5igSig',
       },
     ])
@@ -92,7 +92,7 @@ describe('paid skills through the kit', () => {
     expect(response.status).toBe(200)
     expect(await readJson(response)).toEqual({text: 'paid'})
     expect(contexts[0].payment).toEqual({via: 'proof', signature: '5igSig'})
-    expect(contexts[0].caller).toEqual({pubkey: null, ip: '127.0.0.1'})
+    expect(contexts[0].caller).toEqual({pubkey: null, ip: '127.0.0.1', audienceBound: false})
     expect(log).toMatchObject({commits: 1, releases: 0})
   })
 

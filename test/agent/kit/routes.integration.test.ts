@@ -136,7 +136,7 @@ describe('the agent kit over HTTP (serve() on port 0)', () => {
     expect(await readJson(response)).toEqual({text: 'hello'})
     const empty = await fetch(url + '/v1/count', {method: 'POST'})
     expect(empty.status).toBe(200)
-    expect(seen).toEqual([{input: {}, skill: 'count', caller: {pubkey: null, ip: '127.0.0.1'}, payment: null, credential: null}])
+    expect(seen).toEqual([{input: {}, skill: 'count', caller: {pubkey: null, ip: '127.0.0.1', audienceBound: false}, payment: null, credential: null}])
   })
 
   it('answers 404 unknown_skill, 400 invalid_json and 400 invalid_input naming the field', async () => {

@@ -83,7 +83,8 @@ interface CallOptions {
   text?: string
   proof?: string
   ip?: string
-  signed?: boolean
+  /** true: Mesh-Sig v2 naming this agent, as mesh clients sign; 'v1': the spec's form, which names no server. */
+  signed?: boolean | 'v1'
   path?: string
   body?: string
 }
@@ -93,7 +94,7 @@ async function call(options: CallOptions = {}) {
   const path = options.path ?? '/v1/echo'
   const body = options.body ?? JSON.stringify({text: options.text ?? 'hello'})
   const headers: Record<string, string> = {'content-type': 'application/json', 'x-forwarded-for': options.ip ?? `198.51.100.${(ips += 1)}`}
-  if (options.signed) headers['mesh-sig'] = signRequest({method: 'POST', path, body, privateKey: caller.privateKeyPem})
+  if (options.signed) headers['mesh-sig'] = signRequest({method: 'POST', path, body, privateKey: caller.privateKeyPem, audience: options.signed === true ? url : undefined})
   if (options.proof) headers['x-payment-proof'] = options.proof
   const response = await fetch(url + path, {method: 'POST', headers, body})
   return {status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any>}
@@ -236,6 +237,9 @@ describe('the paid-call table over HTTP', () => {
 
     const ip = '10.5.5.5'
     expect(await call({signed: true, ip})).toMatchObject({status: 200, body: {paid_via: 'allowance'}})
+    // issue 18: a v1 signature names no agent (it may be a call made for another one): it never spends credit.
+    expect(await call({signed: 'v1', ip})).toMatchObject({status: 402})
+    expect(gate.credits(caller.publicKey)).toBe(2)
     expect(await call({signed: true, ip})).toMatchObject({status: 200, body: {paid_via: 'credit'}})
     expect(await call({signed: true, ip})).toMatchObject({status: 200, body: {paid_via: 'credit'}})
     const empty = await call({signed: true, ip})

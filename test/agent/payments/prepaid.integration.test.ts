@@ -22,7 +22,8 @@ afterEach(async () => {
 
 /** A world with no free allowance and one credit = the price. */
 const prepaidWorld = async (over = {}) => (world = await paymentsWorld({freePerDay: 0, lamportsPerCredit: PRICE, ...over}))
-const aliceCall = (over = {}) => paidCall({caller: {pubkey: alice, ip: '10.0.0.1'}, ...over})
+/** Alice signs Mesh-Sig v2 naming the agent (issue 18: only such a caller spends credit). */
+const aliceCall = (over = {}) => paidCall({caller: {pubkey: alice, ip: '10.0.0.1', audienceBound: true}, ...over})
 
 describe('topup', () => {
   it('naming a payer address binds nothing: it answers a challenge; the signed challenge binds it and answers the deposit instructions', async () => {
@@ -191,6 +192,17 @@ describe('the deposit scan', () => {
     expect(challenge.body.hint).toContain('Or prepay: POST /v1/topup')
     // credits belong to the key: an unsigned caller never spends them, and is told prepaid needs a signature
     expect(expectChallenge(await world.gate.admit(paidCall({caller: {pubkey: null, ip: '10.0.0.1'}}))).body.hint).toContain('Signed callers (Mesh-Sig) can also prepay')
+  })
+
+  it('never spends credit for a signature not bound to this agent (Mesh-Sig v1, issue 18): 402, the balance untouched', async () => {
+    await prepaidWorld()
+    await provePayer(world, alice)
+    world.node.addTransaction({payer: world.payer, to: world.wallet, lamports: 2n * PRICE})
+    await world.gate.scanDeposits()
+    expectChallenge(await world.gate.admit(aliceCall({caller: {pubkey: alice, ip: '10.0.0.1', audienceBound: false}})), 'payment_required')
+    expectChallenge(await world.gate.admit(aliceCall({caller: {pubkey: alice, ip: '10.0.0.1'}})), 'payment_required')
+    expect(world.gate.credits(alice)).toBe(2)
+    expect(expectAdmitted(await world.gate.admit(aliceCall())).receipt).toEqual({via: 'credit', creditsLeft: 1})
   })
 
   it('uses the free allowance before any credit', async () => {

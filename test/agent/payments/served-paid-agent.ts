@@ -98,7 +98,7 @@ export async function startPaidAgent(options: {maxStoredAnswerBytes?: number} = 
     const body = options.body ?? '{"text": "hello"}'
     const headers: Record<string, string> = {'content-type': 'application/json'}
     // Each request is signed afresh (its own Mesh-Sig nonce), as a caller's retry is.
-    if (options.signer) headers['mesh-sig'] = signRequest({method: 'POST', path, body, privateKey: options.signer.privateKeyPem})
+    if (options.signer) headers['mesh-sig'] = signRequest({method: 'POST', path, body, privateKey: options.signer.privateKeyPem, audience: served.url})
     if (options.proof) headers['x-payment-proof'] = options.proof
     const response = await fetch(served.url + path, {method: 'POST', headers, body})
     const text = await response.text()
@@ -120,7 +120,7 @@ export async function startPaidAgent(options: {maxStoredAnswerBytes?: number} = 
     call,
     async topup(signer: IdentityKeyPair, fields: Record<string, string>) {
       const body = JSON.stringify(fields)
-      const mesh = signRequest({method: 'POST', path: '/v1/topup', body, privateKey: signer.privateKeyPem})
+      const mesh = signRequest({method: 'POST', path: '/v1/topup', body, privateKey: signer.privateKeyPem, audience: served.url})
       const response = await fetch(served.url + '/v1/topup', {method: 'POST', headers: {'content-type': 'application/json', 'mesh-sig': mesh}, body})
       return {status: response.status, json: await response.json()}
     },

@@ -9,6 +9,7 @@
 import {randomBytes} from 'node:crypto'
 import type {IncomingHttpHeaders} from 'node:http'
 import {listen} from '../../../src/http/listen.js'
+import {normalizeAudience} from '../../../src/identity/audience.js'
 import {base58Encode} from '../../../src/identity/base58.js'
 import {verifyMeshSig} from '../../../src/identity/mesh-sig.js'
 import {createMemoryNonceStore} from '../../../src/identity/nonce-store.js'
@@ -118,7 +119,7 @@ export async function startSkillAgent(options: SkillAgentOptions = {}): Promise<
     const header = req.headers['mesh-sig']
     if (typeof header === 'string') {
       try {
-        signer = (await verifyMeshSig({header, method: 'POST', path: url, body: raw, nonces, clock: options.clock})).pubkey
+        signer = (await verifyMeshSig({header, method: 'POST', path: url, body: raw, nonces, clock: options.clock, audience: normalizeAudience(baseUrl)})).pubkey
       } catch (error) {
         if (isMeshError(error)) return send(401, {error: {code: error.code, message: error.message}})
         throw error

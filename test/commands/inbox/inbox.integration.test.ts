@@ -10,6 +10,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {createLocalBus} from '../../../src/bus/bus.js'
 import {serve, type HostedServer} from '../../../src/http/host.js'
+import {freePort} from '../../../src/http/listen.js'
 import {silentLogger} from '../../../src/lib/log.js'
 import {createRegistryContext} from '../../../src/registry/context.js'
 import {createMessagingPart, type MessagingPart} from '../../../src/registry/messaging/index.js'
@@ -30,9 +31,11 @@ describe('mesh inbox', () => {
   const run = (args: string[], input?: string, command = 'inbox') => runCli([command, ...args], {env, input})
 
   beforeAll(async () => {
-    const context = createRegistryContext({store: createMemoryRegistryStore(), bus: createLocalBus(), logger: silentLogger, publicUrl: 'http://127.0.0.1', jwtSecret: randomBytes(32)})
+    // The public URL is where the CLI reaches it: mesh register's Mesh-Sig v2 names it (issue 18).
+    const port = await freePort('127.0.0.1')
+    const context = createRegistryContext({store: createMemoryRegistryStore(), bus: createLocalBus(), logger: silentLogger, publicUrl: `http://127.0.0.1:${port}`, jwtSecret: randomBytes(32)})
     part = createMessagingPart(context)
-    server = await serve({services: [createRegistry({context, parts: [part]})], logger: silentLogger})
+    server = await serve({services: [createRegistry({context, parts: [part]})], logger: silentLogger, port})
     registry = server.url
     for (const agentId of ['ann-cli', 'bob-cli']) {
       const registered = await run([agentId, '--registry', registry, '--show-api-key', '--json'], '', 'register')
