@@ -33,6 +33,7 @@ const NOFOLLOW = constants.O_NOFOLLOW ?? 0
 const NONBLOCK = constants.O_NONBLOCK ?? 0
 const READ_FLAGS = constants.O_RDONLY | NOFOLLOW | NONBLOCK
 const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NOFOLLOW | NONBLOCK
+const TRUNCATE_FLAGS = constants.O_WRONLY | constants.O_TRUNC | constants.O_CREAT | NOFOLLOW | NONBLOCK
 
 /** Why a path is refused, as the messages say it. */
 export type RefusedReason = 'a symbolic link' | 'not a regular file' | 'not a folder' | 'outside its folder'
@@ -268,17 +269,35 @@ export async function ensureContainedFolder(root: string, relativePath: string, 
  * append never lands outside `root`.
  */
 export async function appendContainedFile(root: string, relativePath: string, data: string | Uint8Array, options: {mode?: number} = {}): Promise<void> {
+  const handle = await openForWriting(root, relativePath, APPEND_FLAGS, options.mode)
+  try {
+    await handle.appendFile(data)
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
+ * Opens `root/relativePath` for writing from its start (created, or emptied),
+ * its folders made real ones first; a link is refused. For a file handed to
+ * another process (a detached daemon's log). The caller closes it.
+ */
+export const openContainedForWriting = (root: string, relativePath: string, options: {mode?: number} = {}): Promise<FileHandle> =>
+  openForWriting(root, relativePath, TRUNCATE_FLAGS, options.mode)
+
+async function openForWriting(root: string, relativePath: string, flags: number, mode = 0o644): Promise<FileHandle> {
   const parts = partsOf(relativePath)
   await ensureContainedFolder(root, parts.slice(0, -1).join('/'))
-  const handle = await openInside(root, parts, APPEND_FLAGS, options.mode ?? 0o644)
+  const handle = await openInside(root, parts, flags, mode)
   if (!handle) throw refused(root, parts, 'outside its folder')
   try {
     const stats = await handle.stat()
     if (!stats.isFile()) throw refused(root, parts, 'not a regular file')
     await assertOpenedInside(handle, stats, root, parts)
-    await handle.appendFile(data)
-  } finally {
+    return handle
+  } catch (error) {
     await handle.close()
+    throw error
   }
 }
 
