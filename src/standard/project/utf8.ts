@@ -59,7 +59,11 @@ export function utf8Problem(bytes: Uint8Array, offset: number): ParseProblem {
  * text back would destroy them.
  */
 export async function readUtf8ForRewrite(path: string, shownPath: string): Promise<string> {
-  const bytes = await readFile(path)
+  return decodeUtf8ForRewrite(await readFile(path), shownPath)
+}
+
+/** readUtf8ForRewrite of bytes already read (e.g. without following a link). */
+export function decodeUtf8ForRewrite(bytes: Buffer, shownPath: string): string {
   const offset = firstInvalidUtf8(bytes)
   if (offset !== -1) {
     const problem = utf8Problem(bytes, offset)
