@@ -143,11 +143,11 @@ export interface ReadContainedOptions {
 }
 
 /**
- * The bytes of `root/relativePath`, or null when it does not exist.
- * Refused (409 `path_refused`) when it, or a folder on its way, is a link,
- * or it is not a regular file.
+ * `root/relativePath` opened for reading, or null when it does not exist;
+ * refused (409 `path_refused`) when it, or a folder on its way, is a link,
+ * or it is not a regular file. The caller closes it.
  */
-export async function readContainedFile(root: string, relativePath: string, options: ReadContainedOptions = {}): Promise<Buffer | null> {
+export async function openContainedFile(root: string, relativePath: string, options: ReadContainedOptions = {}): Promise<FileHandle | null> {
   const parts = partsOf(relativePath)
   const handle = await openInside(root, parts, READ_FLAGS)
   if (!handle) return null
@@ -155,7 +155,25 @@ export async function readContainedFile(root: string, relativePath: string, opti
     const stats = await handle.stat()
     if (!stats.isFile()) throw refused(root, parts, 'not a regular file')
     await assertOpenedInside(handle, stats, root, parts, options.realRoot)
-    return await handle.readFile()
+    return handle
+  } catch (error) {
+    await handle.close()
+    throw error
+  }
+}
+
+/**
+ * The bytes of `root/relativePath` (at most `maxBytes` of them when given),
+ * or null when it does not exist; refused as openContainedFile.
+ */
+export async function readContainedFile(root: string, relativePath: string, options: ReadContainedOptions & {maxBytes?: number} = {}): Promise<Buffer | null> {
+  const handle = await openContainedFile(root, relativePath, options)
+  if (!handle) return null
+  try {
+    if (options.maxBytes === undefined) return await handle.readFile()
+    const buffer = Buffer.alloc(options.maxBytes)
+    const {bytesRead} = await handle.read(buffer, 0, options.maxBytes, 0)
+    return buffer.subarray(0, bytesRead)
   } finally {
     await handle.close()
   }
@@ -234,6 +252,15 @@ export async function containedEntryExists(root: string, relativePath: string): 
   const parts = partsOf(relativePath)
   if ((await walkFolders(root, parts.slice(0, -1))) === 'missing') return false
   return (await lstat(join(root, ...parts)).catch(() => null)) !== null
+}
+
+/** Whether `root/relativePath` is a regular file in real folders (a cheap check for listings; read with readContainedFile). */
+export async function isContainedRegularFile(root: string, relativePath: string): Promise<boolean> {
+  const parts = partsOf(relativePath)
+  if (parts.length === 0) return false
+  const folders = await walkFolders(root, parts.slice(0, -1)).catch(() => 'missing' as const)
+  if (folders === 'missing') return false
+  return (await lstat(join(root, ...parts)).catch(() => null))?.isFile() ?? false
 }
 
 export interface EnsureFolderOptions {
