@@ -5,7 +5,7 @@
  * or why there is nothing to connect to. docs/daemon.md, Transport.
  */
 import {basename, dirname} from 'node:path'
-import {readContainedFile} from '../../lib/contained-files.js'
+import {isPathRefused, readContainedFile} from '../../lib/contained-files.js'
 import type {DaemonSettings} from '../settings.js'
 import {CLUSTER_SOCKET_PATH, DAEMON_VIS, HANDLE_PREFIX, INVITE_MAX_BYTES, TRANSPORT_ENV, TRANSPORT_OFF_VALUES} from './constants.js'
 
@@ -53,6 +53,7 @@ export async function readInviteToken(path: string): Promise<InviteToken> {
     if (bytes === null) return {token: null}
     text = bytes.toString('utf8')
   } catch (error) {
+    if (isPathRefused(error)) return {token: null, problem: `credentials/invite.url is ${String(error.details?.reason)}, not read (the daemon follows no link); connecting without a token`}
     const code = (error as NodeJS.ErrnoException).code
     return {token: null, problem: `credentials/invite.url could not be read (${code ?? 'error'}); connecting without a token`}
   }
