@@ -13,6 +13,7 @@
  * folder (deny-list).
  */
 import {listContainedFolder} from '../../../lib/contained-files.js'
+import {reportRefused} from '../../project-files.js'
 import {conflict, notFound} from '../../../lib/errors.js'
 import {createMutex, type Mutex} from '../../../lib/mutex.js'
 import type {DaemonContext} from '../../context.js'
@@ -69,6 +70,12 @@ export function queueStoreOf(context: QueueContext): QueueStore {
 export function createQueueStore(context: QueueContext): QueueStore {
   const locks = new Map<string, {mutex: Mutex; users: number}>()
   const fileOf = (conv: string) => `${QUEUE_DIR}/${conv}.json`
+  /** A linked queue file is refused (409 `path_refused`) and said in the debug stream, never read (issue 18). */
+  const readQueueFile = (conv: string) =>
+    readQueue(context.meshPath(), fileOf(conv), conv).catch((error: unknown) => {
+      reportRefused(context, error)
+      throw error
+    })
   const now = () => new Date(context.clock()).toISOString()
 
   /** One read-modify-write of a conv at a time; idle convs hold no lock. */
@@ -85,7 +92,7 @@ export function createQueueStore(context: QueueContext): QueueStore {
 
   const update = <T>(conv: string, expect: Expect, reason: string, change: (file: QueueFile) => Change<T>): Promise<T> =>
     locked(conv, async () => {
-      const file = await readQueue(context.meshPath(), fileOf(conv), conv)
+      const file = await readQueueFile(conv)
       if (expect.version !== undefined && expect.version !== file.version) {
         throw conflict('version_conflict', `The queue of ${conv} is at version ${file.version}, not ${expect.version}: read it again`, {details: {version: file.version}})
       }
@@ -112,7 +119,7 @@ export function createQueueStore(context: QueueContext): QueueStore {
   const replace = (file: QueueFile, item: QueueItem) => (file.items = file.items.map((candidate) => (candidate.id === item.id ? item : candidate)))
 
   const store: QueueStore = {
-    read: (conv) => locked(conv, () => readQueue(context.meshPath(), fileOf(conv), conv)),
+    read: (conv) => locked(conv, () => readQueueFile(conv)),
 
     async add(conv, input) {
       const text = checkText(input.text)
