@@ -72,8 +72,8 @@ const problemOf = (problems: string[]) => (problems.length > 0 ? problems.join('
 async function runbookFiles(context: DaemonContext, kind: RunbookKind): Promise<RunbookFile[]> {
   const files: RunbookFile[] = []
   for (const entry of await realFolderEntries(context, kind.folder)) {
-    // A link is listed too, never read: its problem says what it is (issue 18).
-    const match = entry.isFile() || entry.isSymbolicLink() ? kind.file.exec(entry.name) : null
+    // A link is not a runbook: never listed, never read (issue 18).
+    const match = entry.isFile() ? kind.file.exec(entry.name) : null
     if (match) files.push({id: match[1], number: Number(match[1].slice(1)), name: entry.name, path: `${kind.folder}/${entry.name}`})
   }
   return files.sort((a, b) => a.number - b.number || a.id.length - b.id.length || a.name.localeCompare(b.name))
@@ -85,7 +85,7 @@ async function runLogFiles(context: DaemonContext, kind: RunbookKind): Promise<R
   for (const month of await realFolderEntries(context, `${kind.folder}/${RUN_LOG_FOLDER}`)) {
     if (!month.isDirectory() || !MONTH_FOLDER.test(month.name)) continue
     for (const entry of await realFolderEntries(context, `${kind.folder}/${RUN_LOG_FOLDER}/${month.name}`)) {
-      const match = entry.isFile() || entry.isSymbolicLink() ? RUN_LOG_FILE.exec(entry.name) : null
+      const match = entry.isFile() ? RUN_LOG_FILE.exec(entry.name) : null
       if (match) logs.push({id: match[1], date: match[2], month: month.name, name: entry.name})
     }
   }

@@ -1,4 +1,4 @@
-import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
@@ -202,6 +202,21 @@ describe('delegation ledger on disk', () => {
     expect(after).toEqual(before)
     expect(restored.check(from, 'm6')).toMatchObject({code: 'delegation-fan-out'})
     expect(restored.isCoordinating('c-000000000001')).toBe(true)
+  })
+
+  it('never reads a ledger through a link (issue 18): it starts empty with a warning, and the next save replaces the link, not its target', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mesh-ledger-'))
+    const good = build().open({requester: operatorChat('architect'), member: 'developer', brief: 'from outside'})
+    const target = join(dir, 'elsewhere.json')
+    writeFileSync(target, JSON.stringify({version: 1, open: [good], closed: []}))
+    symlinkSync(target, join(dir, 'ledger.json'))
+    const file = ledgerFile(context, dir, 'ledger.json')
+    expect(file.load()).toEqual({version: 1, open: [], closed: []})
+    expect(logs.some((msg) => /ledger\.json is a symbolic link/.test(msg))).toBe(true)
+    file.persist({version: 1, open: [], closed: []})
+    await file.flush()
+    expect(lstatSync(join(dir, 'ledger.json')).isFile()).toBe(true)
+    expect(JSON.parse(readFileSync(target, 'utf8')).open).toHaveLength(1)
   })
 
   it('starts empty, with a warning, from a file that is not JSON, and skips malformed rows', () => {
