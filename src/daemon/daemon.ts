@@ -21,6 +21,7 @@ import {healthRoutes} from './health.js'
 import {createDaemonMiddleware} from './http/app.js'
 import {createEventsSocket} from './http/events-socket.js'
 import {loadPortalToken} from './portal-token.js'
+import {assertRealMeshFolder, reportRefused} from './project-files.js'
 import {createProjectWriter} from './project-writer.js'
 import {readDaemonSettings, type DaemonSettings} from './settings.js'
 import {packageVersion} from './version.js'
@@ -50,7 +51,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const root = options.root
   let settings = await readDaemonSettings(root)
   const events: EventBus = createEventBus({clock, onListenerError: (error) => logger.warn('event listener failed', {error: String(error)})})
-  const debug: DebugStream = await openDebugStream({path: meshPath(root, DEBUG_FILE), clock})
+  await assertRealMeshFolder(root)
+  const debug: DebugStream = await openDebugStream({root: meshPath(root), path: DEBUG_FILE, clock})
   const portalToken = await loadPortalToken(root)
   const context: DaemonContext = {
     root,
@@ -62,7 +64,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     portalToken,
     projectId: () => settings.id,
     version: packageVersion(),
-    writer: createProjectWriter({root, clock, snapshotsEnabled: () => settings.snapshots.enabled}),
+    writer: createProjectWriter({root, clock, snapshotsEnabled: () => settings.snapshots.enabled, onRefused: (error) => reportRefused({debug}, error)}),
     settings: () => settings,
     timeline: createTimeline({meshPath: (...parts) => meshPath(root, ...parts), clock, events, debug}),
     chatLimits: {...DEFAULT_CHAT_LIMITS, ...options.chat},

@@ -6,9 +6,8 @@
  * `/debug/tail`; the file is rewritten (atomically) without the expired head
  * when it outgrows the budget. docs/daemon.md, Debug stream.
  */
-import {appendFile, mkdir, readFile} from 'node:fs/promises'
 import {dirname} from 'node:path'
-import {writeFileAtomic} from '../lib/atomic-write.js'
+import {appendContainedFile, ensureContainedFolder, readContainedText, writeContainedFile} from '../lib/contained-files.js'
 import {DEBUG_MSG_MAX_CHARS, DEBUG_RETENTION_BYTES, DEBUG_RETENTION_MS} from './constants.js'
 import {redactData} from './debug-redact.js'
 
@@ -81,6 +80,9 @@ export function normalizeDebugEvent(input: DebugInput, now: number): DebugEvent 
 const tagMatches = (tag: string, wanted: string[]) => wanted.some((w) => tag === w || tag.startsWith(w + '.'))
 
 export interface DebugStreamOptions {
+  /** The folder the stream lives under (the project's `.mesh/`): nothing is written through a link below it. */
+  root: string
+  /** The file, relative to `root` (`.runtime/debug.jsonl`). */
   path: string
   clock?: () => number
   retentionMs?: number
@@ -94,12 +96,13 @@ export async function openDebugStream(options: DebugStreamOptions): Promise<Debu
   const clock = options.clock ?? Date.now
   const retentionMs = options.retentionMs ?? DEBUG_RETENTION_MS
   const retentionBytes = options.retentionBytes ?? DEBUG_RETENTION_BYTES
-  await mkdir(dirname(options.path), {recursive: true})
+  // A linked .runtime/ or debug file is refused (issue 18): the daemon then does not start.
+  await ensureContainedFolder(options.root, dirname(options.path))
   // Kept events with their serialized line and sequence number, oldest first.
   let kept: {event: DebugEvent; line: string; at: number; seq: number}[] = []
   let seq = 0
   let bytes = 0
-  const previous = await readFile(options.path, 'utf8').catch(() => '')
+  const previous = (await readContainedText(options.root, options.path)) ?? ''
   for (const line of previous.split('\n')) {
     if (!line.trim()) continue
     try {
@@ -138,11 +141,11 @@ export async function openDebugStream(options: DebugStreamOptions): Promise<Debu
       if (needsRewrite) {
         needsRewrite = false
         pending = ''
-        await writeFileAtomic(options.path, kept.map((k) => k.line).join(''))
+        await writeContainedFile(options.root, options.path, kept.map((k) => k.line).join(''))
       } else if (pending) {
         const chunk = pending
         pending = ''
-        await appendFile(options.path, chunk)
+        await appendContainedFile(options.root, options.path, chunk)
       }
     }).catch(() => {
       // The stream is diagnostics: a full disk must not take the daemon down.

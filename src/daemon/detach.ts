@@ -4,14 +4,14 @@
  * its /health answers, or fails with what the daemon printed.
  */
 import {spawn} from 'node:child_process'
-import {openSync, closeSync, readFileSync} from 'node:fs'
-import {mkdir} from 'node:fs/promises'
 import {setTimeout as sleep} from 'node:timers/promises'
 import {fileURLToPath} from 'node:url'
 import {locateDaemon} from '../client/daemon/locate.js'
+import {openContainedForWriting, readContainedText} from '../lib/contained-files.js'
 import {MeshError} from '../lib/errors.js'
 import {meshPath} from '../standard/tasks/project-root.js'
 import {RUNTIME_DIR} from './constants.js'
+import {assertRealMeshFolder} from './project-files.js'
 
 const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
 export const DETACH_LOG = `${RUNTIME_DIR}/daemon.log`
@@ -38,12 +38,13 @@ async function healthAnswers(url: string): Promise<boolean> {
 export async function detachDaemon(options: {root: string; port?: number; logLevel: string; /** Flags passed on as given (the chat limits). */ extraArgs?: string[]}): Promise<Detached> {
   const found = await locateDaemon(options.root)
   if (found.state === 'running' && (await healthAnswers(found.url))) return {url: found.url, pid: found.runtime.pid, already: true}
-  await mkdir(meshPath(options.root, RUNTIME_DIR), {recursive: true})
+  // The log is opened without following a link (issue 18): a linked .mesh, .runtime/ or daemon.log is refused.
+  await assertRealMeshFolder(options.root)
   const logPath = meshPath(options.root, DETACH_LOG)
-  const log = openSync(logPath, 'w', 0o600)
+  const log = await openContainedForWriting(meshPath(options.root), DETACH_LOG, {mode: 0o600})
   const args = [BIN, 'serve', '--dir', options.root, '--log-level', options.logLevel, ...(options.port !== undefined ? ['--port', String(options.port)] : []), ...(options.extraArgs ?? [])]
-  const child = spawn(process.execPath, args, {detached: true, stdio: ['ignore', log, log], env: {...process.env, MESH_DAEMON_DETACHED: '1'}})
-  closeSync(log)
+  const child = spawn(process.execPath, args, {detached: true, stdio: ['ignore', log.fd, log.fd], env: {...process.env, MESH_DAEMON_DETACHED: '1'}})
+  await log.close()
   let exited: number | null = null
   child.once('exit', (code) => (exited = code ?? 1))
   child.unref()
@@ -54,7 +55,7 @@ export async function detachDaemon(options: {root: string; port?: number; logLev
     if (now.state === 'running' && now.runtime.pid === child.pid && (await healthAnswers(now.url))) return {url: now.url, pid: child.pid, already: false}
     await sleep(POLL_MS)
   }
-  const printed = readFileSync(logPath, 'utf8').split('\n').filter(Boolean).slice(-3).join(' ').trim()
+  const printed = ((await readContainedText(meshPath(options.root), DETACH_LOG).catch(() => null)) ?? '').split('\n').filter(Boolean).slice(-3).join(' ').trim()
   if (exited === null) child.kill('SIGTERM')
   throw new MeshError('unavailable', 'daemon_start_failed', `The daemon did not start${printed ? `: ${printed}` : ` within ${START_TIMEOUT_MS / 1000} s`} (log: ${logPath})`)
 }

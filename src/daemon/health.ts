@@ -25,7 +25,7 @@ export function healthRoutes(context: DaemonContext, sources: HealthSources): Ro
   let cached: {at: number; size: ContextTreeSize} | undefined
   const contextTree = async () => {
     const now = context.clock()
-    if (!cached || now - cached.at > CONTEXT_CACHE_MS) cached = {at: now, size: await measureContextTree(context.meshPath('context'))}
+    if (!cached || now - cached.at > CONTEXT_CACHE_MS) cached = {at: now, size: await measureContextTree(context)}
     return cached.size
   }
   return [

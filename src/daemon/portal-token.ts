@@ -4,10 +4,9 @@
  * every write route and on /events. Never logged.
  */
 import {randomBytes, timingSafeEqual} from 'node:crypto'
-import {mkdir, readFile, stat} from 'node:fs/promises'
-import {dirname} from 'node:path'
+import {lstat} from 'node:fs/promises'
+import {createContainedFileExclusive, isPathRefused, readContainedText} from '../lib/contained-files.js'
 import {invalid} from '../lib/errors.js'
-import {createFileExclusive} from '../lib/exclusive-create.js'
 import {meshPath} from '../standard/tasks/project-root.js'
 import {PORTAL_TOKEN_FILE} from './constants.js'
 
@@ -17,14 +16,18 @@ const newToken = () => `mpt_${randomBytes(32).toString('base64url')}`
 /** Reads the portal token, creating it (0600) on first use. A token file others can read is refused, as ssh does. */
 export async function loadPortalToken(root: string): Promise<string> {
   const path = meshPath(root, PORTAL_TOKEN_FILE)
-  // spec layout: credentials/ holds secrets; only the owner may list it.
-  await mkdir(dirname(path), {recursive: true, mode: 0o700})
-  await createFileExclusive(path, newToken() + '\n', {mode: 0o600})
-  const info = await stat(path)
+  // spec layout: credentials/ holds secrets; only the owner may list it. A linked credentials/ is refused (issue 18).
+  await createContainedFileExclusive(meshPath(root), PORTAL_TOKEN_FILE, newToken() + '\n', {mode: 0o600, folderMode: 0o700})
+  // Read before the mode check: a link is refused there (its target would become the token), never followed.
+  const text = await readContainedText(meshPath(root), PORTAL_TOKEN_FILE).catch((error: unknown) => {
+    if (isPathRefused(error)) throw invalid('portal_token_invalid', `${path} is not a regular file (${String(error.details?.reason)}); delete it and start the daemon again`)
+    throw error
+  })
+  const info = await lstat(path)
   if (process.platform !== 'win32' && (info.mode & 0o077) !== 0) {
     throw invalid('portal_token_exposed', `${path} can be read by other users; run \`chmod 600 ${path}\``)
   }
-  const token = (await readFile(path, 'utf8')).trim()
+  const token = (text ?? '').trim()
   if (token.length < 16) throw invalid('portal_token_invalid', `${path} does not hold a token; delete it and start the daemon again`)
   return token
 }

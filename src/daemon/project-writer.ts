@@ -1,16 +1,24 @@
 /**
  * The one way the daemon rewrites a file of the project: the path must stay
- * inside `.mesh/` (no `..`, no absolute path, no symlink out), the previous
- * bytes are kept as a snapshot first (v19, when `snapshots.enabled`), the new
- * bytes land atomically (temp + rename), and listeners hear of the write
- * (git auto-commit, events). docs/daemon.md, Snapshots; docs/daemon-api.md.
+ * inside `.mesh/` (no `..`, no absolute path, no folder on the way that is a
+ * symbolic link), the previous bytes are kept as a snapshot first (v19, when
+ * `snapshots.enabled`), the new bytes land atomically (temp + rename), and
+ * listeners hear of the write (git auto-commit, events).
+ *
+ * Links (issue 18): the previous bytes are read only from a regular file —
+ * a link at the target is never read through (its target's bytes would
+ * land in a snapshot, and a restore would write them back into `.mesh/`);
+ * the rename replaces the link itself and no snapshot is kept of it. The
+ * snapshot's folders and the day's index go through the same checks, so a
+ * linked `snapshots/`, day folder or `index.jsonl` is refused and nothing is
+ * created or appended outside `.mesh/`. docs/daemon.md, Snapshots; Files the daemon reads.
  */
 import {createHash} from 'node:crypto'
-import {appendFile, mkdir, readFile, realpath, rm} from 'node:fs/promises'
+import {rm} from 'node:fs/promises'
 import {dirname, isAbsolute, join, relative, resolve, sep} from 'node:path'
 import {writeFileAtomic} from '../lib/atomic-write.js'
-import {createFileExclusive} from '../lib/exclusive-create.js'
-import {invalid} from '../lib/errors.js'
+import {appendContainedFile, containedEntryExists, createContainedFileExclusive, ensureContainedFolder, isPathRefused, readContainedFile, readContainedText} from '../lib/contained-files.js'
+import {invalid, type MeshError} from '../lib/errors.js'
 import {MESH_DIR} from '../protocol/daemon.js'
 import {assertOperatorTextKept} from './operator-guard.js'
 
@@ -62,6 +70,8 @@ export interface ProjectWriterOptions {
   clock: () => number
   /** Read at each write, so a change to cluster.yaml applies at once. */
   snapshotsEnabled: () => boolean
+  /** Told when a target that is not a regular file (a link) is replaced without a snapshot (the debug stream). */
+  onRefused?: (error: MeshError) => void
 }
 
 /** `2026-11-24T04:45:01.123Z` → `2026-11-24` and `044501.123Z` (a folder name without colons). */
@@ -81,37 +91,37 @@ export function createProjectWriter(options: ProjectWriterOptions): ProjectWrite
     return absolute
   }
 
-  /** The real folder must also be inside `.mesh/`: a symlinked folder must not carry a write outside it. */
-  const assertRealInside = async (absolute: string) => {
-    const realMesh = await realpath(meshDir)
-    let dir = dirname(absolute)
-    for (;;) {
-      try {
-        const real = await realpath(dir)
-        if (real !== realMesh && !real.startsWith(realMesh + sep)) throw invalid('invalid_path', `${relative(meshDir, absolute)} resolves outside .mesh/`)
-        return
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-        dir = dirname(dir)
-      }
+  /** A folder on the way that is a link (or a file) is 400 `invalid_path`: a write must not be carried outside `.mesh/`. */
+  const outsideOf = (relativePath: string) => (error: unknown): never => {
+    if (isPathRefused(error)) throw invalid('invalid_path', `${relativePath} resolves outside .mesh/: ${error.message}`)
+    throw error
+  }
+
+  /** The previous bytes, only from a regular file: a link (or a FIFO) at the target is not read, and keeps no snapshot. */
+  const previousBytes = async (inside: string): Promise<Buffer | null> => {
+    try {
+      return await readContainedFile(meshDir, inside)
+    } catch (error) {
+      if (!isPathRefused(error)) throw error
+      options.onRefused?.(error)
+      return null
     }
   }
 
-  const keepSnapshot = async (relativePath: string, absolute: string, reason: string): Promise<SnapshotRecord | null> => {
-    const inside = relativePath.split(sep).join('/')
+  const keepSnapshot = async (inside: string, reason: string): Promise<SnapshotRecord | null> => {
     if (!options.snapshotsEnabled() || NOT_SNAPSHOTTED.some((folder) => inside.startsWith(folder))) return null
-    const previous = await readFile(absolute).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : Promise.reject(error)))
+    const previous = await previousBytes(inside)
     if (previous === null) return null
     const ts = new Date(options.clock()).toISOString()
     const {day, time} = stampOf(ts)
     // Two rewrites of one file in the same millisecond get folders `<time>`, `<time>-1`, … so neither copy is lost.
-    let snapshot = join(SNAPSHOTS_DIR, day, time, relativePath).split(sep).join('/')
-    for (let n = 1; !(await createFileExclusive(join(meshDir, snapshot), previous)); n++) {
-      snapshot = join(SNAPSHOTS_DIR, day, `${time}-${n}`, relativePath).split(sep).join('/')
+    // The copy and the index are written under the same checks as the target (a linked folder on the way is refused).
+    let snapshot = [SNAPSHOTS_DIR, day, time, inside].join('/')
+    for (let n = 1; !(await createContainedFileExclusive(meshDir, snapshot, previous)); n++) {
+      snapshot = [SNAPSHOTS_DIR, day, `${time}-${n}`, inside].join('/')
     }
-    const record: SnapshotRecord = {ts, path: relativePath.split(sep).join('/'), snapshot, bytes: previous.length, sha256: createHash('sha256').update(previous).digest('hex'), reason}
-    await mkdir(join(meshDir, SNAPSHOTS_DIR, day), {recursive: true})
-    await appendFile(join(meshDir, SNAPSHOTS_DIR, day, SNAPSHOT_INDEX), JSON.stringify(record) + '\n')
+    const record: SnapshotRecord = {ts, path: inside, snapshot, bytes: previous.length, sha256: createHash('sha256').update(previous).digest('hex'), reason}
+    await appendContainedFile(meshDir, [SNAPSHOTS_DIR, day, SNAPSHOT_INDEX].join('/'), JSON.stringify(record) + '\n')
     return record
   }
 
@@ -119,24 +129,27 @@ export function createProjectWriter(options: ProjectWriterOptions): ProjectWrite
     resolve: resolvePath,
     async write(relativePath, data, writeOptions) {
       const absolute = resolvePath(relativePath)
-      await assertRealInside(absolute)
       const inside = relative(meshDir, absolute).split(sep).join('/')
+      await ensureContainedFolder(meshDir, dirname(inside)).catch(outsideOf(relativePath))
       if (inside === 'public/AGENT_INSTRUCTIONS.md' || inside === 'public/RESOURCES.md') {
-        const previous = await readFile(absolute, 'utf8').catch(() => null)
+        const previous = await readContainedText(meshDir, inside).catch(() => null)
         assertOperatorTextKept(inside, previous, typeof data === 'string' ? data : Buffer.from(data).toString('utf8'))
       }
-      const snapshot = await keepSnapshot(relative(meshDir, absolute), absolute, writeOptions.reason)
+      const snapshot = await keepSnapshot(inside, writeOptions.reason)
+      // The rename replaces a link standing at the name; it never writes through one.
       await writeFileAtomic(absolute, data)
-      const written: WrittenFile = {path: relative(meshDir, absolute).split(sep).join('/'), absolutePath: absolute, snapshot, reason: writeOptions.reason}
+      const written: WrittenFile = {path: inside, absolutePath: absolute, snapshot, reason: writeOptions.reason}
       for (const listener of listeners) listener(written)
       return written
     },
     async remove(relativePath, removeOptions) {
       const absolute = resolvePath(relativePath)
-      await assertRealInside(absolute)
-      const snapshot = await keepSnapshot(relative(meshDir, absolute), absolute, removeOptions.reason)
+      const inside = relative(meshDir, absolute).split(sep).join('/')
+      await containedEntryExists(meshDir, inside).catch(outsideOf(relativePath))
+      const snapshot = await keepSnapshot(inside, removeOptions.reason)
+      // rm removes a link itself, never its target.
       await rm(absolute, {force: true})
-      const removed: WrittenFile = {path: relative(meshDir, absolute).split(sep).join('/'), absolutePath: absolute, snapshot, reason: removeOptions.reason, removed: true}
+      const removed: WrittenFile = {path: inside, absolutePath: absolute, snapshot, reason: removeOptions.reason, removed: true}
       for (const listener of listeners) listener(removed)
       return removed
     },

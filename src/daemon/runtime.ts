@@ -5,10 +5,9 @@
  * pid; a lock or runtime file left by a killed daemon names a dead pid and is
  * taken over (docs/daemon.md, Start and find).
  */
-import {readFile, rm} from 'node:fs/promises'
-import {writeFileAtomic} from '../lib/atomic-write.js'
+import {rm} from 'node:fs/promises'
+import {createContainedFileExclusive, readContainedText, writeContainedFile} from '../lib/contained-files.js'
 import {conflict} from '../lib/errors.js'
-import {createFileExclusive} from '../lib/exclusive-create.js'
 import {meshPath} from '../standard/tasks/project-root.js'
 import {isProcessAlive, readRuntime, type DaemonRuntime} from '../client/daemon/locate.js'
 import {DAEMON_FILE, RUNTIME_DIR} from './constants.js'
@@ -18,8 +17,10 @@ export {isProcessAlive, readRuntime}
 
 const LOCK_FILE = `${RUNTIME_DIR}/daemon.lock`
 
-export const writeRuntime = (root: string, runtime: DaemonRuntime) =>
-  writeFileAtomic(meshPath(root, DAEMON_FILE), JSON.stringify(runtime, null, 2) + '\n')
+// Written and read without following a link (issue 18): a linked .runtime/ is refused, never written through.
+export const writeRuntime = (root: string, runtime: DaemonRuntime) => writeContainedFile(meshPath(root), DAEMON_FILE, JSON.stringify(runtime, null, 2) + '\n').then(() => undefined)
+
+const readLockOwner = async (root: string) => Number(((await readContainedText(meshPath(root), LOCK_FILE).catch(() => null)) ?? '').trim())
 
 /** Removes daemon.json only while it still names `pid`, so a stopping daemon never removes a successor's. */
 export async function removeRuntime(root: string, pid = process.pid): Promise<void> {
@@ -35,13 +36,12 @@ export async function removeRuntime(root: string, pid = process.pid): Promise<vo
 export async function acquireDaemonLock(root: string): Promise<() => Promise<void>> {
   const path = meshPath(root, LOCK_FILE)
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (await createFileExclusive(path, String(process.pid))) {
+    if (await createContainedFileExclusive(meshPath(root), LOCK_FILE, String(process.pid))) {
       return async () => {
-        const owner = Number(await readFile(path, 'utf8').catch(() => ''))
-        if (owner === process.pid) await rm(path, {force: true})
+        if ((await readLockOwner(root)) === process.pid) await rm(path, {force: true})
       }
     }
-    const owner = Number((await readFile(path, 'utf8').catch(() => '')).trim())
+    const owner = await readLockOwner(root)
     if (isProcessAlive(owner)) {
       const runtime = await readRuntime(root)
       const where = runtime && runtime.pid === owner ? ` on http://127.0.0.1:${runtime.port}` : ''

@@ -3,7 +3,8 @@
  * leniently: a value of the wrong type falls back to its default and the
  * daemon says so in the debug stream; `mesh validate` is where a file is judged.
  */
-import {readFile} from 'node:fs/promises'
+import {readContainedText} from '../lib/contained-files.js'
+import {isMeshError} from '../lib/errors.js'
 import {parse} from 'yaml'
 import {meshPath} from '../standard/tasks/project-root.js'
 import {DAEMON_PORT_FIRST, SNAPSHOT_RETENTION_DAYS} from './constants.js'
@@ -29,9 +30,13 @@ export async function readDaemonSettings(root: string): Promise<DaemonSettings> 
   const problems: string[] = []
   let data: Record<string, unknown> = {}
   try {
-    data = object(parse(await readFile(meshPath(root, 'public', 'cluster.yaml'), 'utf8')))
+    // Never through a link (issue 18): a linked cluster.yaml is refused and the defaults apply.
+    const text = await readContainedText(meshPath(root), 'public/cluster.yaml')
+    if (text !== null) data = object(parse(text))
+    else problems.push('cluster.yaml could not be read (ENOENT); defaults apply')
   } catch (error) {
-    problems.push(`cluster.yaml could not be read (${(error as NodeJS.ErrnoException).code ?? 'invalid YAML'}); defaults apply`)
+    const why = isMeshError(error) ? error.message : ((error as NodeJS.ErrnoException).code ?? 'invalid YAML')
+    problems.push(`cluster.yaml could not be read (${why}); defaults apply`)
   }
   const pick = <T>(value: unknown, ok: (v: unknown) => v is T, fallback: T, name: string): T => {
     if (value === undefined) return fallback

@@ -10,6 +10,7 @@ import {MeshError} from '../lib/errors.js'
 import type {Logger} from '../lib/log.js'
 import {DAEMON_HOST, DAEMON_PORT_FIRST, DAEMON_PORT_LAST} from './constants.js'
 import {createDaemon, type Daemon, type DaemonOptions} from './daemon.js'
+import {assertRealMeshFolder} from './project-files.js'
 import {sweepTempFiles} from './temp-sweep.js'
 import {acquireDaemonLock, readRuntime, removeRuntime, writeRuntime, type DaemonRuntime} from './runtime.js'
 
@@ -48,6 +49,8 @@ async function listenOnFirstFree(daemon: Daemon, logger: Logger, ports: number[]
 }
 
 export async function startDaemon(options: StartDaemonOptions): Promise<RunningDaemon> {
+  // Before the lock: the lock file itself must not be written through a linked .mesh.
+  await assertRealMeshFolder(options.root)
   const release = await acquireDaemonLock(options.root)
   let url = ''
   let daemon: Daemon | undefined

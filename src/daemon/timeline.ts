@@ -6,7 +6,7 @@
  * cost a few appends, not thousands. Lines carry `src: "daemon"` so the file
  * watcher does not announce them a second time (docs/daemon-api.md, Chat).
  */
-import {appendFile, mkdir} from 'node:fs/promises'
+import {appendContainedFile} from '../lib/contained-files.js'
 import {DAEMON_TIMELINE_SRC} from './chat/constants.js'
 import type {DaemonContext} from './context.js'
 
@@ -37,9 +37,9 @@ export function createTimeline(context: Pick<DaemonContext, 'meshPath' | 'clock'
     pending.clear()
     for (const [day, lines] of batches) {
       try {
-        await mkdir(context.meshPath('timeline'), {recursive: true})
-        // One append of whole lines: a reader never sees half a line from us.
-        await appendFile(context.meshPath('timeline', `${day}.jsonl`), lines.join(''))
+        // One append of whole lines: a reader never sees half a line from us. A linked
+        // timeline/ or day file is refused (issue 18): nothing is appended outside .mesh/.
+        await appendContainedFile(context.meshPath(), `timeline/${day}.jsonl`, lines.join(''))
       } catch (error) {
         context.debug.log({lvl: 'error', tag: 'timeline', msg: `could not append ${lines.length} line(s) to timeline/${day}.jsonl: ${(error as Error).message}`})
       }

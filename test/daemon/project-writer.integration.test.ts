@@ -1,4 +1,4 @@
-import {existsSync, mkdirSync, readFileSync, symlinkSync, readdirSync} from 'node:fs'
+import {existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, readdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {createProjectWriter} from '../../src/daemon/project-writer.js'
@@ -57,6 +57,50 @@ describe('the project writer', () => {
     symlinkSync(outside, join(repo.root, '.mesh/docs/link'))
     expect(await caught(writer.write('docs/link/evil.md', 'x', {reason: 'test'}))).toMatchObject({code: 'invalid_path'})
     expect(readdirSync(outside)).toEqual([])
+  })
+
+  it('never reads a linked target into a snapshot: the rename replaces the link, its target is untouched, and the refusal is told', async () => {
+    repo = makeRepo()
+    const outside = join(repo.root, 'outside.md')
+    writeFileSync(outside, 'OUTSIDE BYTES\n')
+    symlinkSync(outside, join(repo.root, '.mesh/docs/linked.md'))
+    const refusals: string[] = []
+    const writer = createProjectWriter({root: repo.root, clock: () => T, snapshotsEnabled: () => true, onRefused: (error) => refusals.push(error.message)})
+    const written = await writer.write('docs/linked.md', 'mine\n', {reason: 'test'})
+    expect(written.snapshot).toBeNull()
+    expect(lstatSync(join(repo.root, '.mesh/docs/linked.md')).isFile()).toBe(true)
+    expect(repo.read('.mesh/docs/linked.md')).toBe('mine\n')
+    expect(readFileSync(outside, 'utf8')).toBe('OUTSIDE BYTES\n')
+    expect(existsSync(join(repo.root, '.mesh/snapshots'))).toBe(false)
+    expect(refusals).toEqual([expect.stringMatching(/^\.mesh\/docs\/linked\.md is a symbolic link/)])
+    // A removal unlinks the link itself, keeping no snapshot of what it points at.
+    symlinkSync(outside, join(repo.root, '.mesh/docs/gone.md'))
+    expect((await writer.remove('docs/gone.md', {reason: 'test'})).snapshot).toBeNull()
+    expect(existsSync(join(repo.root, '.mesh/docs/gone.md'))).toBe(false)
+    expect(readFileSync(outside, 'utf8')).toBe('OUTSIDE BYTES\n')
+  })
+
+  it('refuses a write whose snapshot would go through a linked snapshots folder, day folder or index, creating nothing outside', async () => {
+    repo = makeRepo()
+    const outside = join(repo.root, 'outside')
+    mkdirSync(outside)
+    const writer = writerOf(repo.root)
+    const before = repo.read('.mesh/public/README.md')
+    const attempt = async () => {
+      expect(await caught(writer.write('public/README.md', 'changed', {reason: 'test'}))).toMatchObject({code: 'path_refused'})
+      expect(repo!.read('.mesh/public/README.md')).toBe(before)
+      expect(readdirSync(outside)).toEqual([])
+    }
+    symlinkSync(outside, join(repo.root, '.mesh/snapshots'))
+    await attempt()
+    rmSync(join(repo.root, '.mesh/snapshots'))
+    mkdirSync(join(repo.root, '.mesh/snapshots'))
+    symlinkSync(outside, join(repo.root, '.mesh/snapshots/2026-11-24'))
+    await attempt()
+    rmSync(join(repo.root, '.mesh/snapshots/2026-11-24'))
+    mkdirSync(join(repo.root, '.mesh/snapshots/2026-11-24'))
+    symlinkSync(join(outside, 'index.jsonl'), join(repo.root, '.mesh/snapshots/2026-11-24/index.jsonl'))
+    await attempt()
   })
 
   it('removes a file after keeping its bytes as a snapshot, and refuses paths outside .mesh/', async () => {

@@ -3,7 +3,7 @@
  * (DECISIONS: Daemon runtime) naming a live process, and the portal token in
  * `.mesh/credentials/portal-token`. The daemon writes both (src/daemon/).
  */
-import {readFile} from 'node:fs/promises'
+import {readContainedText} from '../../lib/contained-files.js'
 import {join} from 'node:path'
 import {DAEMON_FILE, MESH_DIR, PORTAL_TOKEN_FILE} from '../../protocol/daemon.js'
 
@@ -35,7 +35,8 @@ const isRuntime = (value: unknown): value is DaemonRuntime => {
 /** daemon.json of the project at `root` when it exists and is well-formed, else null (a torn or hand-edited file counts as absent). */
 export async function readRuntime(root: string): Promise<DaemonRuntime | null> {
   try {
-    const value: unknown = JSON.parse(await readFile(join(root, MESH_DIR, DAEMON_FILE), 'utf8'))
+    // Never through a link (issue 18): a linked runtime file or token is as good as none.
+    const value: unknown = JSON.parse((await readContainedText(join(root, MESH_DIR), DAEMON_FILE)) ?? '')
     return isRuntime(value) ? value : null
   } catch {
     return null
@@ -57,6 +58,6 @@ export async function locateDaemon(root: string): Promise<DaemonLocation> {
 
 /** The portal token, or null when the daemon never ran here. */
 export async function readPortalToken(root: string): Promise<string | null> {
-  const text = await readFile(join(root, MESH_DIR, PORTAL_TOKEN_FILE), 'utf8').catch(() => null)
+  const text = await readContainedText(join(root, MESH_DIR), PORTAL_TOKEN_FILE).catch(() => null)
   return text?.trim() || null
 }

@@ -2,12 +2,14 @@
  * A member's slice of the project context tree (spec v14, v36, v38): the
  * nodes its card's `context` pins, each with its subtree (`decisions` is the
  * folder `context/decisions/` and every file under it); a declared `context`
- * replaces the default pinned set, the required files of the tree.
+ * replaces the default pinned set, the required files of the tree. Files are
+ * read as the tree is walked (src/daemon/context-tree.ts): a link is never
+ * followed, so nothing outside `.mesh/context/` reaches a prompt (issue 18).
  */
-import {readdir, readFile} from 'node:fs/promises'
-import {join, relative} from 'node:path'
 import {CONTEXT_STEMS} from '../../standard/scaffold/constants.js'
 import {splitFrontmatter} from '../../standard/frontmatter.js'
+import type {DaemonContext} from '../context.js'
+import {CONTEXT_DIR, contextFileText, markdownFilesUnder} from '../context-tree.js'
 
 export const DEFAULT_PINNED: readonly string[] = CONTEXT_STEMS
 
@@ -17,15 +19,12 @@ export interface ContextFile {
   body: string
 }
 
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, {withFileTypes: true}).catch(() => [])
-  const nested = await Promise.all(entries.sort((a, b) => (a.name < b.name ? -1 : 1)).map((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : Promise.resolve(entry.isFile() && entry.name.endsWith('.md') ? [join(dir, entry.name)] : []))))
-  return nested.flat()
-}
+/** `context/decisions/x.md` → `decisions/x`. */
+const nodeOf = (path: string) => path.slice(CONTEXT_DIR.length + 1).replace(/\.md$/, '')
 
 /** The files of the slice in the order the ids are given; an id naming nothing is reported in `missing`. */
-export async function readContextSlice(contextDir: string, ids: readonly string[]): Promise<{files: ContextFile[]; missing: string[]}> {
-  const all = await filesUnder(contextDir)
+export async function readContextSlice(context: Pick<DaemonContext, 'meshPath' | 'debug'>, ids: readonly string[]): Promise<{files: ContextFile[]; missing: string[]}> {
+  const all = await markdownFilesUnder(context)
   const files: ContextFile[] = []
   const missing: string[] = []
   const seen = new Set<string>()
@@ -35,16 +34,12 @@ export async function readContextSlice(contextDir: string, ids: readonly string[
       missing.push(id)
       continue
     }
-    const matches = all.filter((path) => {
-      const node = relative(contextDir, path).replace(/\\/g, '/').replace(/\.md$/, '')
-      return node === id || node.startsWith(`${id}/`)
-    })
+    const matches = all.filter((path) => nodeOf(path) === id || nodeOf(path).startsWith(`${id}/`))
     if (matches.length === 0) missing.push(id)
     for (const path of matches) {
       if (seen.has(path)) continue
       seen.add(path)
-      const text = await readFile(path, 'utf8').catch(() => '')
-      files.push({id: relative(contextDir, path).replace(/\\/g, '/').replace(/\.md$/, ''), body: splitFrontmatter(text).body.trim()})
+      files.push({id: nodeOf(path), body: splitFrontmatter(await contextFileText(context, path)).body.trim()})
     }
   }
   return {files, missing}

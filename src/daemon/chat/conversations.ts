@@ -2,11 +2,11 @@
  * What the daemon remembers of each conversation across restarts: its
  * member, the session id its client resumes, how many turns it had and a
  * `become` waiting for the next turn — one JSON file per conv under
- * `.mesh/.runtime/chat/convs/` (never committed), written atomically.
+ * `.mesh/.runtime/chat/convs/` (never committed), written atomically, never
+ * read or written through a link (issue 18).
  */
 import {randomUUID} from 'node:crypto'
-import {readdir, readFile} from 'node:fs/promises'
-import {writeFileAtomic} from '../../lib/atomic-write.js'
+import {listContainedFolder, readContainedText, writeContainedFile} from '../../lib/contained-files.js'
 import type {DaemonContext} from '../context.js'
 import {RUNTIME_DIR} from '../constants.js'
 import {CHAT_RUNTIME_DIR, CONV_PATTERN} from './constants.js'
@@ -22,7 +22,8 @@ export interface StoredConversation {
   become_next?: string
 }
 
-export const convsDir = (context: Pick<DaemonContext, 'meshPath'>) => context.meshPath(RUNTIME_DIR, CHAT_RUNTIME_DIR, 'convs')
+/** Relative to `.mesh/`. */
+const CONVS_DIR = `${RUNTIME_DIR}/${CHAT_RUNTIME_DIR}/convs`
 
 export function newConversation(conv: string, member: string, now: number): StoredConversation {
   return {conv, member, session_id: randomUUID(), turns: 0, created_at: new Date(now).toISOString(), last_final_at: null}
@@ -30,13 +31,15 @@ export function newConversation(conv: string, member: string, now: number): Stor
 
 /** Every stored conversation; a file that is not one is skipped and said in the debug stream. */
 export async function loadConversations(context: Pick<DaemonContext, 'meshPath' | 'debug'>): Promise<StoredConversation[]> {
-  const dir = convsDir(context)
-  const names = await readdir(dir).catch(() => [] as string[])
+  const entries = await listContainedFolder(context.meshPath(), CONVS_DIR).catch((error: Error) => {
+    context.debug.log({lvl: 'warn', tag: 'chat', msg: `${CONVS_DIR} cannot be read (${error.message}); no conversation resumed`})
+    return []
+  })
   const convs: StoredConversation[] = []
-  for (const name of names) {
+  for (const {name} of entries) {
     if (!name.endsWith('.json')) continue
     try {
-      const value = JSON.parse(await readFile(`${dir}/${name}`, 'utf8')) as StoredConversation
+      const value = JSON.parse((await readContainedText(context.meshPath(), `${CONVS_DIR}/${name}`)) ?? '') as StoredConversation
       if (!CONV_PATTERN.test(value.conv) || typeof value.member !== 'string' || typeof value.session_id !== 'string') throw new Error('missing conv, member or session_id')
       convs.push({...value, turns: Number.isInteger(value.turns) ? value.turns : 0, last_final_at: value.last_final_at ?? null})
     } catch (error) {
@@ -47,5 +50,5 @@ export async function loadConversations(context: Pick<DaemonContext, 'meshPath' 
 }
 
 export async function saveConversation(context: Pick<DaemonContext, 'meshPath'>, conv: StoredConversation): Promise<void> {
-  await writeFileAtomic(`${convsDir(context)}/${conv.conv}.json`, JSON.stringify(conv, null, 2) + '\n')
+  await writeContainedFile(context.meshPath(), `${CONVS_DIR}/${conv.conv}.json`, JSON.stringify(conv, null, 2) + '\n')
 }

@@ -60,7 +60,7 @@ export function chatRoutes(context: DaemonContext, engine: Engine): Route[] {
         const member = body.member ?? COORDINATOR
         if (member === COORDINATOR) {
           // spec v14: the daemon refuses architect dispatch while the context tree is over budget.
-          const tree = await measureContextTree(context.meshPath('context'))
+          const tree = await measureContextTree(context)
           if (tree.over_budget) throw conflict('context_over_budget', `The context tree has ${tree.words} words, over its ${tree.budget_words}-word budget; trim .mesh/context/ before dispatching to the architect`)
         }
         let text = body.text ?? ''

@@ -8,7 +8,7 @@
  */
 import {rm} from 'node:fs/promises'
 import {isAbsolute, relative, resolve} from 'node:path'
-import {writeFileAtomic} from '../../lib/atomic-write.js'
+import {writeContainedFile} from '../../lib/contained-files.js'
 import type {DaemonContext} from '../context.js'
 import {RUNTIME_DIR} from '../constants.js'
 import {boundariesFor} from '../team/boundaries.js'
@@ -42,7 +42,7 @@ export function scriptPath(context: Pick<DaemonContext, 'root' | 'meshPath'>, na
 async function firstTurnSystem(context: DaemonContext, card: MemberCard): Promise<string> {
   const roster = await listCards(context)
   const ids = card.context.length > 0 ? card.context : DEFAULT_PINNED
-  const {files, missing} = await readContextSlice(context.meshPath('context'), ids)
+  const {files, missing} = await readContextSlice(context, ids)
   if (missing.length > 0) context.debug.log({lvl: 'warn', tag: 'chat', msg: `${card.id}: context ${missing.join(', ')} names no file under .mesh/context/`, agent_id: card.id})
   return systemPrompt({member: card, files, catalog: teammateCatalog(card.id, roster), boundaries: boundariesFor(roster.map((member) => member.id), card.id)})
 }
@@ -59,7 +59,8 @@ export function startTurn(context: DaemonContext, start: TurnStart): StartedTurn
   const startedAt = new Date(context.clock()).toISOString()
   const anchor: TurnAnchor | undefined = inputs.find((input) => input.anchor)?.anchor
   const lines: string[] = []
-  const turnFile = context.meshPath(RUNTIME_DIR, CHAT_RUNTIME_DIR, 'turns', `${turn_id}.json`)
+  const turnFileRelative = `${RUNTIME_DIR}/${CHAT_RUNTIME_DIR}/turns/${turn_id}.json`
+  const turnFile = context.meshPath(...turnFileRelative.split('/'))
   let running: RunningTurn | null = null
   let stopped = false
 
@@ -118,7 +119,8 @@ export function startTurn(context: DaemonContext, start: TurnStart): StartedTurn
     if (card !== owner) text = `For this turn only you act as ${card.id} (${card.title ?? card.id}):\n\n${card.prompt.trim()}\n\n---\n\n${text}`
     const system = first ? await firstTurnSystem(context, owner) : null
     const call = buildCall(template, {model, session: conv.session_id, system, prompt: text, effort: owner.effort, script: script ?? '', firstTurn: first})
-    await writeFileAtomic(turnFile, JSON.stringify({conv: conv.conv, member: conv.member, profile, turn: conv.turns + 1, session: conv.session_id, text, request_ids: inputs.flatMap((input) => input.request_ids ?? []), anchor}))
+    // A linked .runtime/ folder is refused (issue 18): the turn fails rather than write outside .mesh/.
+    await writeContainedFile(context.meshPath(), turnFileRelative, JSON.stringify({conv: conv.conv, member: conv.member, profile, turn: conv.turns + 1, session: conv.session_id, text, request_ids: inputs.flatMap((input) => input.request_ids ?? []), anchor}))
     context.timeline.append('chat.turn.started', {author: 'daemon', text: '', conv: conv.conv, turn_id, member: conv.member, profile, client: clientName, model, origin: inputs[0].origin, resumed: call.resumed} satisfies ChatTurnStartedData)
     return {call, timeoutMs: context.chatLimits.turnTimeoutMs}
   })()

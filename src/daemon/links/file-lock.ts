@@ -8,13 +8,17 @@
  *
  * Taking over renames the stale file aside and checks it is the one that was
  * read, putting it back when another process had re-taken the lock between.
+ * The lock is read without following a link (issue 18): a link at its name
+ * is no lock, and is moved aside like a stale one.
  */
 import {randomBytes} from 'node:crypto'
-import {link, readFile, rename, rm, stat} from 'node:fs/promises'
+import {link, lstat, rename, rm} from 'node:fs/promises'
+import {basename, dirname} from 'node:path'
 import {performance} from 'node:perf_hooks'
 import {setTimeout as sleep} from 'node:timers/promises'
 import {isProcessAlive} from '../../client/daemon/locate.js'
 import {MeshError} from '../../lib/errors.js'
+import {isPathRefused, readContainedText} from '../../lib/contained-files.js'
 import {createFileExclusive} from '../../lib/exclusive-create.js'
 import {createMutex, type Mutex} from '../../lib/mutex.js'
 
@@ -52,10 +56,15 @@ const turnOf = (path: string) => {
 
 const pidOf = (content: string) => Number(content.trim().split(/\s+/)[0])
 
+/** A lock file's text; '' for a link or anything else that is not a regular file (no pid: stale). */
+async function lockText(path: string): Promise<string | null> {
+  return readContainedText(dirname(path), basename(path)).catch((error: unknown) => (isPathRefused(error) ? '' : Promise.reject(error)))
+}
+
 async function readLock(path: string): Promise<{content: string; ageMs: number} | null> {
   try {
-    const [content, info] = await Promise.all([readFile(path, 'utf8'), stat(path)])
-    return {content, ageMs: Date.now() - info.mtimeMs}
+    const [content, info] = await Promise.all([lockText(path), lstat(path)])
+    return content === null ? null : {content, ageMs: Date.now() - info.mtimeMs}
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
     throw error
@@ -78,7 +87,7 @@ async function takeOver(path: string, seen: string): Promise<void> {
     throw error
   }
   try {
-    if ((await readFile(aside, 'utf8')) !== seen) await link(aside, path).catch(() => {})
+    if ((await lockText(aside)) !== seen) await link(aside, path).catch(() => {})
   } finally {
     await rm(aside, {force: true})
   }
@@ -86,7 +95,7 @@ async function takeOver(path: string, seen: string): Promise<void> {
 
 async function release(path: string, mine: string): Promise<void> {
   held.delete(mine)
-  const current = await readFile(path, 'utf8').catch(() => null)
+  const current = await lockText(path).catch(() => null)
   if (current === mine) await rm(path, {force: true})
 }
 

@@ -7,15 +7,16 @@
  * project writer (snapshot, atomic), then announced as `links.updated`.
  * The link-patch route and version issuing both use it.
  */
-import {lstat} from 'node:fs/promises'
+import {dirname} from 'node:path'
 import type {ErrorObject} from 'ajv'
 import {Document, isMap, isScalar, isSeq, parseDocument, type YAMLMap, type YAMLSeq} from 'yaml'
+import {ensureContainedFolder, isPathRefused} from '../../lib/contained-files.js'
 import {conflict, MeshError} from '../../lib/errors.js'
 import {getValidator, describeSchemaError, instancePathToField} from '../../lib/schemas.js'
 import {STANDARD_PATHS} from '../../standard/constants.js'
 import {describeReadError} from '../../standard/frontmatter.js'
-import {readTextIfExists} from '../../standard/read-optional.js'
 import type {DaemonContext} from '../context.js'
+import {readProjectText} from '../project-files.js'
 import {LINKS_LOCK_FILE, withFileLock} from './file-lock.js'
 
 /** Relative to `.mesh/`. */
@@ -46,11 +47,12 @@ const brokenFile = (why: string, field?: string) => conflict('links_yaml_invalid
 
 /** The file's text, or undefined when it does not exist. A symlink is not followed: GET /links is open to every local user. */
 async function readLinksText(context: DaemonContext): Promise<string | undefined> {
-  const path = context.writer.resolve(LINKS_FILE)
-  const stat = await lstat(path).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : Promise.reject(error)))
-  if (stat === null) return undefined
-  if (!stat.isFile()) throw brokenFile('is not a regular file (the daemon follows no symbolic link)')
-  return readTextIfExists(path)
+  try {
+    return (await readProjectText(context, LINKS_FILE)) ?? undefined
+  } catch (error) {
+    if (isPathRefused(error)) throw brokenFile(`is not a regular file in a real folder (${String(error.details?.reason)}; the daemon follows no symbolic link)`)
+    throw error
+  }
 }
 
 /** Parses the text as a YAML document; 409 `links_yaml_invalid` when it is not YAML or not a mapping. */
@@ -154,21 +156,25 @@ export interface LinksUpdated<T> {
 /** The one way the daemon rewrites links.yaml (see the file comment). */
 export function updateLinks<T>(context: DaemonContext, update: LinksUpdate<T>): Promise<LinksUpdated<T>> {
   // In-process order first, then the lock file for other processes (docs/daemon.md, Links and versions).
-  return withLinksLock(context, () => withFileLock(context.meshPath(LINKS_LOCK_FILE), async () => {
-    const text = await readLinksText(context)
-    const document = text === undefined || text.trim() === '' ? new Document(emptyLinks()) : parseLinks(text)
-    const result = await update.mutate(document, registryOf(document))
-    let next = document.toString({lineWidth: 0, indentSeq: indentsSequences(text)})
-    if (text?.includes('\r\n')) next = next.replace(/\r?\n/g, '\r\n')
-    const registry = registryOf(document)
-    const validate = getValidator<LinksRegistry>('links-yaml')
-    if (!validate(registry)) {
-      const errors = validate.errors ?? []
-      throw update.refuse?.(errors) ?? brokenFile(`would not be valid: ${describeSchemaError(errors[0])}`, instancePathToField(errors[0].instancePath))
-    }
-    if (next === text) return {result, registry, written: false}
-    await context.writer.write(LINKS_FILE, next, {reason: update.reason})
-    context.events.publish('links.updated', {module: update.module, by: 'daemon'})
-    return {result, registry, written: true}
-  }, {busy: linksLocked}))
+  return withLinksLock(context, async () => {
+    // The lock's folder is made a real one first: a linked .runtime/ is refused, nothing is created outside.
+    await ensureContainedFolder(context.meshPath(), dirname(LINKS_LOCK_FILE))
+    return withFileLock(context.meshPath(LINKS_LOCK_FILE), async () => {
+      const text = await readLinksText(context)
+      const document = text === undefined || text.trim() === '' ? new Document(emptyLinks()) : parseLinks(text)
+      const result = await update.mutate(document, registryOf(document))
+      let next = document.toString({lineWidth: 0, indentSeq: indentsSequences(text)})
+      if (text?.includes('\r\n')) next = next.replace(/\r?\n/g, '\r\n')
+      const registry = registryOf(document)
+      const validate = getValidator<LinksRegistry>('links-yaml')
+      if (!validate(registry)) {
+        const errors = validate.errors ?? []
+        throw update.refuse?.(errors) ?? brokenFile(`would not be valid: ${describeSchemaError(errors[0])}`, instancePathToField(errors[0].instancePath))
+      }
+      if (next === text) return {result, registry, written: false}
+      await context.writer.write(LINKS_FILE, next, {reason: update.reason})
+      context.events.publish('links.updated', {module: update.module, by: 'daemon'})
+      return {result, registry, written: true}
+    }, {busy: linksLocked})
+  })
 }

@@ -3,12 +3,13 @@
  * appends to `.mesh/snapshots/<YYYY-MM-DD>/index.jsonl` (docs/daemon.md,
  * Snapshots). A line that is torn or hand-edited, or whose kept copy is gone
  * or lies outside its day folder, is left out: only what can be restored is
- * listed.
+ * listed. Nothing is read through a link (issue 18): a linked `snapshots/`,
+ * day folder, index or kept copy counts as absent, so a restore never brings
+ * bytes from outside `.mesh/` into it.
  */
 import {createHash} from 'node:crypto'
 import type {Dirent} from 'node:fs'
-import {lstat, readFile, readdir, realpath} from 'node:fs/promises'
-import {join, sep} from 'node:path'
+import {isContainedRegularFile, listContainedFolder, readContainedFile, readContainedText} from '../../lib/contained-files.js'
 import {conflict, notFound} from '../../lib/errors.js'
 import {SNAPSHOT_INDEX, SNAPSHOTS_DIR, type SnapshotRecord} from '../project-writer.js'
 
@@ -29,21 +30,11 @@ const keptInside = (record: SnapshotRecord, day: string) => {
   return parts[0] === SNAPSHOTS_DIR && parts[1] === day && parts.slice(3).join('/') === record.path && !parts.some((part) => part === '' || part === '.' || part === '..')
 }
 
-/** The absolute path of a record's kept copy once it is known to be a regular file inside its day folder (links not followed out). */
-async function keptFile(meshDir: string, record: SnapshotRecord): Promise<string | null> {
-  const day = record.snapshot.split('/')[1]
-  const absolute = join(meshDir, ...record.snapshot.split('/'))
-  try {
-    if (!(await lstat(absolute)).isFile()) return null
-    const [real, dayReal] = await Promise.all([realpath(absolute), realpath(join(meshDir, SNAPSHOTS_DIR, day))])
-    return real.startsWith(dayReal + sep) ? absolute : null
-  } catch {
-    return null
-  }
-}
+/** The bytes of a record's kept copy: a regular file in real folders under its day folder, else null (a link is not followed). */
+const keptBytes = (meshDir: string, record: SnapshotRecord): Promise<Buffer | null> => readContainedFile(meshDir, record.snapshot).catch(() => null)
 
 async function daysOf(meshDir: string): Promise<string[]> {
-  const entries = await readdir(join(meshDir, SNAPSHOTS_DIR), {withFileTypes: true}).catch((): Dirent[] => [])
+  const entries = await listContainedFolder(meshDir, SNAPSHOTS_DIR).catch((): Dirent[] => [])
   return entries.filter((entry) => entry.isDirectory() && DAY_FOLDER.test(entry.name)).map((entry) => entry.name)
 }
 
@@ -51,7 +42,7 @@ async function daysOf(meshDir: string): Promise<string[]> {
 export async function listSnapshots(meshDir: string, path: string): Promise<SnapshotRecord[]> {
   const found: SnapshotRecord[] = []
   for (const day of (await daysOf(meshDir)).sort()) {
-    const text = await readFile(join(meshDir, SNAPSHOTS_DIR, day, SNAPSHOT_INDEX), 'utf8').catch(() => '')
+    const text = (await readContainedText(meshDir, `${SNAPSHOTS_DIR}/${day}/${SNAPSHOT_INDEX}`).catch(() => null)) ?? ''
     for (const line of text.split('\n')) {
       if (!line.trim()) continue
       let record: unknown
@@ -60,7 +51,7 @@ export async function listSnapshots(meshDir: string, path: string): Promise<Snap
       } catch {
         continue
       }
-      if (isRecord(record) && record.path === path && keptInside(record, day) && (await keptFile(meshDir, record))) {
+      if (isRecord(record) && record.path === path && keptInside(record, day) && (await isContainedRegularFile(meshDir, record.snapshot))) {
         found.push({ts: new Date(Date.parse(record.ts)).toISOString(), path: record.path, snapshot: record.snapshot, bytes: record.bytes, sha256: record.sha256, reason: record.reason})
       }
     }
@@ -83,9 +74,8 @@ export async function pickSnapshot(meshDir: string, path: string, at?: number): 
 
 /** The bytes a snapshot kept, checked against its recorded sha256 (409 `snapshot_corrupt` when they differ). */
 export async function readSnapshot(meshDir: string, record: SnapshotRecord): Promise<Buffer> {
-  const file = await keptFile(meshDir, record)
-  if (!file) throw notFound('snapshot_not_found', `The snapshot ${record.snapshot} is gone`)
-  const bytes = await readFile(file)
+  const bytes = await keptBytes(meshDir, record)
+  if (!bytes) throw notFound('snapshot_not_found', `The snapshot ${record.snapshot} is gone`)
   if (createHash('sha256').update(bytes).digest('hex') !== record.sha256) {
     throw conflict('snapshot_corrupt', `The snapshot ${record.snapshot} does not hold the bytes its index recorded (sha256 differs); it is not restored`)
   }

@@ -4,7 +4,7 @@
  * `.mesh/STANDARD_VERSION`. Never throws: offline, a bad answer or no URL is
  * an outcome with a reason (docs/daemon.md, Standard catch-up).
  */
-import {readFileSync} from 'node:fs'
+import {readContainedFileSync} from '../../lib/contained-files.js'
 import {meshPath} from '../../standard/tasks/project-root.js'
 import {STANDARD_URL_ENV, STANDARD_VERSION_FILE, VERSION_PATH} from '../../standard/versioning/constants.js'
 import {readInstalledVersion} from '../../standard/versioning/installed.js'
@@ -104,7 +104,7 @@ export async function checkStandard(options: CheckOptions): Promise<StandardChec
 /** The installed version as /health reads it at each call (a migration shows at once); null when missing or not an integer. */
 export function installedVersionNow(root: string): number | null {
   try {
-    const text = readFileSync(meshPath(root, STANDARD_VERSION_FILE), 'utf8')
+    const text = readContainedFileSync(meshPath(root), STANDARD_VERSION_FILE)?.toString('utf8') ?? ''
     return /^\s*\d+\s*$/.test(text) ? Number(text.trim()) : null
   } catch {
     return null

@@ -5,11 +5,14 @@
  * so no snapshot younger than the retention is ever lost; uploads go by their
  * mtime. With `snapshots.enabled: false` no snapshot is deleted (the last
  * copies stay restorable); uploads are pruned either way. docs/daemon.md,
- * Storage and pruning.
+ * Storage and pruning. A linked `snapshots/` or `uploads/` is never walked
+ * (issue 18): a committed link must not make the daemon delete files
+ * wherever it points. Below them, links are neither followed nor removed.
  */
 import type {Dirent, Stats} from 'node:fs'
 import {lstat, readdir, rm, rmdir} from 'node:fs/promises'
 import {join} from 'node:path'
+import {listContainedFolder} from '../../lib/contained-files.js'
 import {UPLOAD_RETENTION_DAYS} from '../constants.js'
 import {SNAPSHOTS_DIR} from '../project-writer.js'
 
@@ -69,8 +72,8 @@ export function expiredDays(days: string[], now: number, retentionDays: number):
 
 async function pruneSnapshots(options: PruneOptions, report: PruneReport): Promise<void> {
   const dir = join(options.meshDir, SNAPSHOTS_DIR)
-  // Real folders only: a link named like a day is not followed, nor removed.
-  const days = (await entriesOf(dir)).filter((entry) => entry.isDirectory() && DAY_FOLDER.test(entry.name)).map((entry) => entry.name)
+  // Real folders only: a linked snapshots/ is refused (an error of the pass); a link named like a day is not followed, nor removed.
+  const days = (await listContainedFolder(options.meshDir, SNAPSHOTS_DIR)).filter((entry) => entry.isDirectory() && DAY_FOLDER.test(entry.name)).map((entry) => entry.name)
   for (const day of expiredDays(days, options.now, options.snapshots.retentionDays).sort()) {
     const path = join(dir, day)
     report.bytes_freed += await sizeOf(path)
@@ -112,6 +115,11 @@ export async function pruneStorage(options: PruneOptions): Promise<PruneReport> 
   if (options.snapshots.enabled) await pruneSnapshots(options, report).catch((error) => (report.errors ??= []).push(`snapshots: ${reason(error)}`))
   else report.snapshots_skipped = 'disabled'
   const uploadDays = options.uploadRetentionDays ?? UPLOAD_RETENTION_DAYS
-  await pruneUploadsIn(join(options.meshDir, UPLOADS_DIR), options.now - uploadDays * DAY_MS, report).catch((error) => (report.errors ??= []).push(`uploads: ${reason(error)}`))
+  const uploads = async () => {
+    // A linked uploads/ is refused before anything under it is looked at.
+    await listContainedFolder(options.meshDir, UPLOADS_DIR)
+    await pruneUploadsIn(join(options.meshDir, UPLOADS_DIR), options.now - uploadDays * DAY_MS, report)
+  }
+  await uploads().catch((error) => (report.errors ??= []).push(`uploads: ${reason(error)}`))
   return report
 }

@@ -2,15 +2,19 @@
  * The team roster as files: `.mesh/team/<id>.md`, frontmatter = the authored
  * fields (spec: Agent team member; DECISIONS: Team cards), body = the
  * member's prompt. Reading never throws for one bad card: the list shows it
- * with `problem` (docs/daemon-api.md, Team).
+ * with `problem` (docs/daemon-api.md, Team). A card that is not a regular
+ * file inside `.mesh/team/` (a link to the portal token, to
+ * team-tokens.yaml, to /proc/self/environ…) is such a bad card: never read
+ * through, shown with its problem and nothing of its target (issue 18).
  */
-import {readdir, readFile} from 'node:fs/promises'
-import {invalid, notFound} from '../../lib/errors.js'
+import {containedEntryExists, isPathRefused} from '../../lib/contained-files.js'
+import {conflict, invalid, notFound} from '../../lib/errors.js'
 import {getValidator} from '../../lib/schemas.js'
 import {TEAM_FIELDS, TEAM_RETIRED_FIELDS} from '../../standard/constants.js'
 import {describeReadError, parseFrontmatter} from '../../standard/frontmatter.js'
 import {MEMBER_ID_PATTERN} from '../../protocol/team.js'
 import type {DaemonContext} from '../context.js'
+import {entryRefusal, listProjectFolder, readProjectText, reportRefusedPath} from '../project-files.js'
 
 /** spec: a member id, equal to the file name's stem (the rule is written once, in src/protocol/team.ts). */
 export const MEMBER_ID = MEMBER_ID_PATTERN
@@ -81,32 +85,60 @@ export function readCardText(id: string, text: string): MemberCard {
 
 export const summaryOf = ({prompt: _prompt, ...summary}: MemberCard): MemberSummary => summary
 
-/** The raw text of a member's card, or 404 `member_not_found`. */
-export async function readCardFile(context: DaemonContext, id: string): Promise<string> {
-  const text = await readFile(context.writer.resolve(cardPath(id)), 'utf8').catch((error: NodeJS.ErrnoException) =>
-    error.code === 'ENOENT' || error.code === 'EISDIR' ? null : Promise.reject(error),
-  )
-  if (text === null) throw notFound('member_not_found', `No team member ${id} (.mesh/${cardPath(id)})`)
-  return text
+/** The problem of a card that is not a regular file: what it is, never what it points at. */
+const refusedProblem = (reason: string) => `the card is ${reason}: the daemon reads no card through a link; replace it with the card itself`
+
+/** A card shown with only its id, path and problem (nothing read from it). */
+const unreadCard = (id: string, problem: string): MemberCard => ({...readCardText(id, ''), problem})
+
+/** The text of a member's card: 404 `member_not_found` when there is none, `{refused}` when it is no regular file. */
+async function readCardSource(context: DaemonContext, id: string): Promise<{text: string} | {refused: string}> {
+  try {
+    const text = await readProjectText(context, cardPath(id))
+    if (text === null) throw notFound('member_not_found', `No team member ${id} (.mesh/${cardPath(id)})`)
+    return {text}
+  } catch (error) {
+    if (isPathRefused(error)) return {refused: String((error.details as {reason: string}).reason)}
+    throw error
+  }
 }
 
+/** The raw text of a member's card, 404 `member_not_found`, or 409 `member_malformed` for a card that is no regular file. */
+export async function readCardFile(context: DaemonContext, id: string): Promise<string> {
+  const source = await readCardSource(context, id)
+  if ('refused' in source) throw conflict('member_malformed', `.mesh/${cardPath(id)} is ${source.refused}; the daemon reads no card through a link: replace it with the card itself`)
+  return source.text
+}
+
+/** Whether `.mesh/team/<id>.md` exists as anything, a link included (not followed). */
+export const cardExists = (context: DaemonContext, id: string): Promise<boolean> => containedEntryExists(context.meshPath(), cardPath(id))
+
+/** A member's card; one that cannot be used (broken, or no regular file) carries its `problem`. */
 export async function readMember(context: DaemonContext, id: string): Promise<MemberCard> {
-  return readCardText(id, await readCardFile(context, id))
+  const source = await readCardSource(context, id)
+  return 'refused' in source ? unreadCard(id, refusedProblem(source.refused)) : readCardText(id, source.text)
 }
 
 /** Every card of `.mesh/team/*.md` with its prompt, by id; `.archive/` and other folders are not members. */
 export async function listCards(context: DaemonContext): Promise<MemberCard[]> {
-  const entries = await readdir(context.meshPath(TEAM_DIR), {withFileTypes: true}).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? [] : Promise.reject(error)))
+  const entries = await listProjectFolder(context, TEAM_DIR)
   const cards: MemberCard[] = []
   for (const entry of entries) {
-    if (!entry.isFile() || !entry.name.endsWith('.md')) continue
+    if (entry.isDirectory() || !entry.name.endsWith('.md')) continue
     const stem = entry.name.slice(0, -3)
     if (!MEMBER_ID.test(stem)) {
       cards.push({id: stem, title: null, client: null, model: null, context: [], exposure: 'internal', path: `.mesh/${TEAM_DIR}/${entry.name}`, problem: 'the file name is not a member id', prompt: ''})
       continue
     }
-    const text = await readFile(context.meshPath(TEAM_DIR, entry.name), 'utf8').catch(() => null)
-    cards.push(text === null ? {...readCardText(stem, ''), problem: 'the card cannot be read'} : readCardText(stem, text))
+    const refusal = entryRefusal(entry)
+    if (refusal !== null) {
+      // A link is listed with its problem, never opened (issue 18).
+      reportRefusedPath(context, `.mesh/${cardPath(stem)}`, refusal)
+      cards.push(unreadCard(stem, refusedProblem(refusal)))
+      continue
+    }
+    const source = await readCardSource(context, stem).catch(() => null)
+    cards.push(source === null ? unreadCard(stem, 'the card cannot be read') : 'refused' in source ? unreadCard(stem, refusedProblem(source.refused)) : readCardText(stem, source.text))
   }
   return cards.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
 }

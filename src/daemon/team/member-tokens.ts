@@ -6,11 +6,11 @@
  * once, setting the member back to `internal` destroys it. docs/daemon.md, Team.
  */
 import {randomBytes, timingSafeEqual} from 'node:crypto'
-import {chmod, mkdir, readFile} from 'node:fs/promises'
-import {dirname} from 'node:path'
+import {chmod} from 'node:fs/promises'
 import {parse, stringify} from 'yaml'
-import {writeFileAtomic} from '../../lib/atomic-write.js'
+import {isPathRefused, writeContainedFile} from '../../lib/contained-files.js'
 import type {DaemonContext} from '../context.js'
+import {readProjectText} from '../project-files.js'
 
 export const TEAM_TOKENS_FILE = 'credentials/team-tokens.yaml'
 const HEADER = '# Member tokens of exposed team members (mesh daemon). Secrets: never commit, never share this file.\n'
@@ -45,10 +45,11 @@ export function memberTokens(context: DaemonContext): MemberTokens {
     return next
   }
   const load = async (): Promise<Record<string, string>> => {
-    const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? '' : Promise.reject(error)))
+    // Never through a link (issue 18): a linked tokens file holds no usable token (said in the debug stream), as a broken one.
+    const text = await readProjectText(context, TEAM_TOKENS_FILE).catch((error: unknown) => (isPathRefused(error) ? '' : Promise.reject(error)))
     let data: unknown
     try {
-      data = parse(text)
+      data = parse(text ?? '')
     } catch {
       // A broken file holds no usable token: every ask is refused until a rotate rewrites it.
       context.debug.log({lvl: 'warn', tag: 'team.tokens', msg: `${TEAM_TOKENS_FILE} is not valid YAML; member tokens are unusable until one is rotated`})
@@ -59,9 +60,9 @@ export function memberTokens(context: DaemonContext): MemberTokens {
     return tokens
   }
   const save = async (tokens: Record<string, string>) => {
-    await mkdir(dirname(path), {recursive: true, mode: 0o700})
     const body = Object.keys(tokens).length === 0 ? '' : stringify(tokens, {lineWidth: 0})
-    await writeFileAtomic(path, HEADER + body, {mode: 0o600})
+    // A linked credentials/ is refused; a link at the file's name is replaced by the rename, never written through.
+    await writeContainedFile(context.meshPath(), TEAM_TOKENS_FILE, HEADER + body, {mode: 0o600, folderMode: 0o700})
     // The process umask may widen nothing but may narrow; the mode must be exactly owner-only.
     await chmod(path, 0o600)
   }

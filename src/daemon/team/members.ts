@@ -5,11 +5,11 @@
  * body is kept byte for byte unless a new prompt is given, and the member
  * token follows `exposure`. docs/daemon-api.md, Team.
  */
-import {conflict} from '../../lib/errors.js'
+import {conflict, notFound} from '../../lib/errors.js'
 import {editFrontmatter, splitFrontmatter, stringifyFrontmatter} from '../../standard/frontmatter.js'
 import {migrateTeamCard} from '../../standard/versioning/team-card.js'
 import type {DaemonContext} from '../context.js'
-import {cardPath, readCardFile, readCardText, type MemberCard} from './cards.js'
+import {cardExists, cardPath, readCardFile, readCardText, type MemberCard} from './cards.js'
 import {memberTokens} from './member-tokens.js'
 
 /** A new card's client and model when the body names none: the base team's (spec: model defaults to the strongest alias). */
@@ -29,8 +29,6 @@ export interface MemberInput {
 
 export type MemberPatch = Partial<Omit<MemberInput, 'id' | 'client' | 'model' | 'effort'>> & {client?: string | null; model?: string | null; effort?: string | null}
 
-const exists = async (context: DaemonContext, id: string) => readCardFile(context, id).then(() => true, () => false)
-
 /** The token follows the card: external → one exists, internal → none (revoke first, so no ask slips through). */
 async function syncToken(context: DaemonContext, card: MemberCard) {
   const tokens = memberTokens(context)
@@ -39,7 +37,8 @@ async function syncToken(context: DaemonContext, card: MemberCard) {
 }
 
 export async function createMember(context: DaemonContext, input: MemberInput): Promise<MemberCard> {
-  if (await exists(context, input.id)) throw conflict('member_exists', `Team member ${input.id} already exists (.mesh/${cardPath(input.id)})`)
+  // A link at the name counts as a card: it is deleted (DELETE /team/<id>), never written over unseen.
+  if (await cardExists(context, input.id)) throw conflict('member_exists', `Team member ${input.id} already exists (.mesh/${cardPath(input.id)})`)
   const data: Record<string, unknown> = {
     id: input.id,
     title: input.title,
@@ -86,7 +85,8 @@ export async function patchMember(context: DaemonContext, id: string, patch: Mem
 }
 
 export async function deleteMember(context: DaemonContext, id: string): Promise<void> {
-  await readCardFile(context, id)
+  // A card that is a link can be deleted (the link itself goes, never read): the way out of a refused card.
+  if (!(await cardExists(context, id))) throw notFound('member_not_found', `No team member ${id} (.mesh/${cardPath(id)})`)
   await memberTokens(context).revoke(id)
   await context.writer.remove(cardPath(id), {reason: 'team.delete'})
   context.events.publish('team.deleted', {id})

@@ -7,11 +7,11 @@
  * stream. A roster that needs nothing is not written and logs nothing, so a
  * second start changes nothing. docs/daemon.md, Roster migration.
  */
-import {readdir, readFile} from 'node:fs/promises'
-import {writeFileAtomic} from '../../lib/atomic-write.js'
-import {readUtf8ForRewrite} from '../../standard/project/utf8.js'
+import {writeContainedFile} from '../../lib/contained-files.js'
+import {decodeUtf8ForRewrite} from '../../standard/project/utf8.js'
 import {planRosterMigration, type RosterCard, type RosterStep} from '../../standard/versioning/roster-plan.js'
 import type {DaemonContext} from '../context.js'
+import {listProjectFolder, readProjectFile, readProjectText} from '../project-files.js'
 import {cardPath, MEMBER_ID, TEAM_DIR} from './cards.js'
 import {memberTokens} from './member-tokens.js'
 
@@ -33,13 +33,16 @@ const shown = (relative: string) => `.mesh/${relative}`
 
 /** The cards of `.mesh/team/*.md` whose stem is a member id; an unreadable one is said once and left alone. */
 async function readRoster(context: DaemonContext): Promise<RosterCard[]> {
-  const entries = await readdir(context.meshPath(TEAM_DIR), {withFileTypes: true}).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? [] : Promise.reject(error)))
+  const entries = await listProjectFolder(context, TEAM_DIR)
   const cards: RosterCard[] = []
   for (const entry of entries) {
     const stem = entry.name.slice(0, -3)
+    // A card that is a link is never read nor migrated (issue 18); the team routes show its problem.
     if (!entry.isFile() || !entry.name.endsWith('.md') || !MEMBER_ID.test(stem)) continue
     try {
-      cards.push({stem, text: await readUtf8ForRewrite(context.meshPath(TEAM_DIR, entry.name), shown(cardPath(stem)))})
+      const bytes = await readProjectFile(context, cardPath(stem))
+      if (bytes === null) continue
+      cards.push({stem, text: decodeUtf8ForRewrite(bytes, shown(cardPath(stem)))})
     } catch (error) {
       context.debug.log({lvl: 'warn', tag: REASON, msg: `left ${shown(cardPath(stem))} alone: ${(error as Error).message}`, data: {from: stem, to: stem, path: shown(cardPath(stem))}})
     }
@@ -51,7 +54,8 @@ async function readRoster(context: DaemonContext): Promise<RosterCard[]> {
 async function archivePathFor(context: DaemonContext, id: string, text: string): Promise<string> {
   for (let n = 1; ; n++) {
     const relative = `${ARCHIVE_DIR}/${n === 1 ? id : `${id}-${n}`}.md`
-    const existing = await readFile(context.writer.resolve(relative), 'utf8').catch(() => null)
+    // A name held by a link counts as taken (it is not read, and not written over).
+    const existing = await readProjectText(context, relative).catch(() => undefined)
     if (existing === null || existing === text) return relative
   }
 }
@@ -63,12 +67,10 @@ async function archivePathFor(context: DaemonContext, id: string, text: string):
  * file's indentation are kept.
  */
 async function repointConversations(context: DaemonContext, from: string, to: string): Promise<RosterMigrationResult['repointed']> {
-  const dir = context.meshPath(...CONVS_DIR.split('/'))
-  const names = await readdir(dir).catch(() => [] as string[])
+  const entries = await listProjectFolder(context, CONVS_DIR).catch(() => [])
   const repointed: RosterMigrationResult['repointed'] = []
-  for (const name of names.filter((file) => file.endsWith('.json') && !file.startsWith('.')).sort()) {
-    const path = context.meshPath(...CONVS_DIR.split('/'), name)
-    const text = await readFile(path, 'utf8').catch(() => null)
+  for (const name of entries.filter((entry) => entry.isFile()).map((entry) => entry.name).filter((file) => file.endsWith('.json') && !file.startsWith('.')).sort()) {
+    const text = await readProjectText(context, `${CONVS_DIR}/${name}`).catch(() => null)
     let state: unknown
     try {
       state = text === null ? null : JSON.parse(text)
@@ -79,7 +81,7 @@ async function repointConversations(context: DaemonContext, from: string, to: st
     const record = state as Record<string, unknown>
     record.member = to
     const indent = /^\{\r?\n([ \t]+)"/.exec(text!)?.[1]
-    await writeFileAtomic(path, JSON.stringify(record, null, indent) + (text!.endsWith('\n') ? '\n' : ''))
+    await writeContainedFile(context.meshPath(), `${CONVS_DIR}/${name}`, JSON.stringify(record, null, indent) + (text!.endsWith('\n') ? '\n' : ''))
     const conv = typeof record.conv === 'string' ? record.conv : name.slice(0, -5)
     repointed.push({conv, from, to})
     context.debug.log({lvl: 'info', tag: REASON, conv, msg: `conversation ${conv} of ${from} now belongs to ${to}`, data: {from, to, path: shown(`${CONVS_DIR}/${name}`)}})

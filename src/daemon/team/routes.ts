@@ -4,10 +4,10 @@
  * Reads are open; every write and every token route needs the portal token.
  * docs/daemon-api.md, Team.
  */
-import {readdir} from 'node:fs/promises'
 import {notFound} from '../../lib/errors.js'
 import {assertValid} from '../../lib/schemas.js'
 import type {DaemonContext} from '../context.js'
+import {listProjectFolder} from '../project-files.js'
 import {answer, type Route, type RouteRequest} from '../route-table.js'
 import {listMembers, memberIdOf, readMember, type MemberCard} from './cards.js'
 import {draftMember} from './draft.js'
@@ -17,7 +17,7 @@ import {memberPublicCard} from './public-card.js'
 
 /** The context tree's node ids: the stems of `.mesh/context/*.md`. */
 async function contextIds(context: DaemonContext): Promise<string[]> {
-  const entries = await readdir(context.meshPath('context'), {withFileTypes: true}).catch(() => [])
+  const entries = await listProjectFolder(context, 'context').catch(() => [])
   return entries.filter((entry) => entry.isFile() && entry.name.endsWith('.md')).map((entry) => entry.name.slice(0, -3)).sort()
 }
 

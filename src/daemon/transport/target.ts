@@ -4,7 +4,8 @@
  * never shown), the endpoint as it may be shown (no query, no user info),
  * or why there is nothing to connect to. docs/daemon.md, Transport.
  */
-import {open} from 'node:fs/promises'
+import {basename, dirname} from 'node:path'
+import {isPathRefused, readContainedFile} from '../../lib/contained-files.js'
 import type {DaemonSettings} from '../settings.js'
 import {CLUSTER_SOCKET_PATH, DAEMON_VIS, HANDLE_PREFIX, INVITE_MAX_BYTES, TRANSPORT_ENV, TRANSPORT_OFF_VALUES} from './constants.js'
 
@@ -47,17 +48,13 @@ export interface InviteToken {
 export async function readInviteToken(path: string): Promise<InviteToken> {
   let text: string
   try {
-    const handle = await open(path, 'r')
-    try {
-      const buffer = Buffer.alloc(INVITE_MAX_BYTES)
-      const {bytesRead} = await handle.read(buffer, 0, INVITE_MAX_BYTES, 0)
-      text = buffer.subarray(0, bytesRead).toString('utf8')
-    } finally {
-      await handle.close()
-    }
+    // Never through a link (issue 18): a linked invite is refused like an unreadable one.
+    const bytes = await readContainedFile(dirname(path), basename(path), {maxBytes: INVITE_MAX_BYTES})
+    if (bytes === null) return {token: null}
+    text = bytes.toString('utf8')
   } catch (error) {
+    if (isPathRefused(error)) return {token: null, problem: `credentials/invite.url is ${String(error.details?.reason)}, not read (the daemon follows no link); connecting without a token`}
     const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') return {token: null}
     return {token: null, problem: `credentials/invite.url could not be read (${code ?? 'error'}); connecting without a token`}
   }
   const line = text.split(/\r?\n/).map((l) => l.trim()).find((l) => l.length > 0)

@@ -6,7 +6,7 @@
  * timeline lines.
  */
 import type {Stats} from 'node:fs'
-import {stat} from 'node:fs/promises'
+import {lstat} from 'node:fs/promises'
 import {MESH_DIR} from '../../protocol/daemon.js'
 import type {DaemonContext} from '../context.js'
 import {classifyPath} from './classify.js'
@@ -46,7 +46,8 @@ export function createFileEvents(context: DaemonContext, deps: {ownWrites: OwnWr
   return {
     async handle({path, existedBefore}) {
       const absolute = context.meshPath(...path.split('/'))
-      const stats: Stats | null = await stat(absolute).catch(() => null)
+      // lstat: a link is not a file of the project (issue 18); it is never read, nor announced.
+      const stats: Stats | null = await lstat(absolute).catch(() => null)
       if (stats && !stats.isFile()) return
       const change: FileChange | null = stats ? (existedBefore ? 'changed' : 'added') : existedBefore ? 'removed' : null
       // Created and gone within one burst: a scratch file nobody needs to hear of.
@@ -88,7 +89,7 @@ export function createFileEvents(context: DaemonContext, deps: {ownWrites: OwnWr
             events.publish(FILE_EVENT_TYPES.taskDeleted, {id, path: shown, module: file.module})
             return
           }
-          const info = await readTaskInfo(absolute, file.nameId)
+          const info = await readTaskInfo(context.meshPath(), path, file.nameId)
           if (info.problem) debug.log({lvl: 'warn', tag: 'watch', msg: `${path}: ${info.problem}; reported by its file name`})
           taskIds.set(path, info.id)
           const data: Record<string, unknown> = {id: info.id, path: shown, module: file.module}

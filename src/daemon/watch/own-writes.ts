@@ -10,7 +10,7 @@
  * Events from files.
  */
 import type {Stats} from 'node:fs'
-import {stat} from 'node:fs/promises'
+import {lstat} from 'node:fs/promises'
 import type {ProjectWriter} from '../project-writer.js'
 import {OWN_WRITE_TTL_MS} from './constants.js'
 
@@ -69,7 +69,7 @@ export function trackOwnWrites(writer: ProjectWriter, options: TrackOwnWritesOpt
     const now = clock()
     prune(now)
     // Listeners run right after the rename, before the watcher can hear of it: the promise is in place in time.
-    const write: OwnWrite = written.removed ? {at: now, signature: Promise.resolve(null), removed: true} : {at: now, signature: stat(written.absolutePath).then(signatureOf, () => null)}
+    const write: OwnWrite = written.removed ? {at: now, signature: Promise.resolve(null), removed: true} : {at: now, signature: lstat(written.absolutePath).then(signatureOf, () => null)}
     writes.set(written.path, [...(writes.get(written.path) ?? []), write].slice(-OWN_WRITES_PER_PATH))
   })
   return {

@@ -3,7 +3,7 @@
  * be read or parsed falls back to the id in its name and no status (a file
  * being hand-edited is often broken for a moment).
  */
-import {readFile} from 'node:fs/promises'
+import {readContainedText} from '../../lib/contained-files.js'
 import {parseFrontmatter} from '../../standard/frontmatter.js'
 
 export interface TaskInfo {
@@ -13,10 +13,13 @@ export interface TaskInfo {
   problem?: string
 }
 
-export async function readTaskInfo(absolutePath: string, nameId: string): Promise<TaskInfo> {
+/** The task file `relativePath` under `meshDir`, read as a regular file, never through a link (issue 18). */
+export async function readTaskInfo(meshDir: string, relativePath: string, nameId: string): Promise<TaskInfo> {
   let text: string
   try {
-    text = await readFile(absolutePath, 'utf8')
+    const read = await readContainedText(meshDir, relativePath)
+    if (read === null) return {id: nameId, problem: 'unreadable: ENOENT'}
+    text = read
   } catch (error) {
     return {id: nameId, problem: `unreadable: ${(error as NodeJS.ErrnoException).code ?? String(error)}`}
   }

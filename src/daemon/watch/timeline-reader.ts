@@ -5,8 +5,9 @@
  * is read again from its start. docs/daemon-api.md, Events from files.
  */
 import type {Stats} from 'node:fs'
-import {open, readdir, stat} from 'node:fs/promises'
-import {join} from 'node:path'
+import {lstat} from 'node:fs/promises'
+import {basename, dirname, join} from 'node:path'
+import {listContainedFolder, openContainedFile} from '../../lib/contained-files.js'
 import {TIMELINE_READ_MAX_BYTES} from './constants.js'
 
 export interface TimelineRead {
@@ -44,10 +45,11 @@ export function createTimelineReader(): TimelineReader {
 
   return {
     async seed(timelineDir, relativeDir) {
-      const names = await readdir(timelineDir).catch(() => [] as string[])
+      // Links are not timeline files (issue 18): neither the folder nor a file is followed.
+      const names = (await listContainedFolder(dirname(timelineDir), basename(timelineDir)).catch(() => [])).map((entry) => entry.name)
       for (const name of names) {
         if (!name.endsWith('.jsonl')) continue
-        const stats = await stat(join(timelineDir, name)).catch(() => null)
+        const stats = await lstat(join(timelineDir, name)).catch(() => null)
         if (stats?.isFile()) offsets.set(`${relativeDir}/${name}`, {offset: stats.size, ino: stats.ino})
       }
     },
@@ -55,7 +57,8 @@ export function createTimelineReader(): TimelineReader {
       const known = offsets.get(relativePath)
       let offset = known && known.ino === stats.ino && known.offset <= stats.size ? known.offset : 0
       const read: TimelineRead = {events: [], skipped: 0}
-      const handle = await open(absolutePath, 'r')
+      const handle = await openContainedFile(dirname(absolutePath), basename(absolutePath))
+      if (!handle) return read
       try {
         const size = (await handle.stat()).size
         const buffer = Buffer.alloc(Math.min(TIMELINE_READ_MAX_BYTES, Math.max(0, size - offset)))

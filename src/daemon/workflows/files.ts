@@ -1,18 +1,21 @@
 /**
  * Folder and file reads for the runbook routes. They follow no symbolic link
  * (a committed link could otherwise serve a file from outside `.mesh/` to
- * any local user, these routes being open) and read a missing folder as empty.
+ * any local user, these routes being open; issue 18, src/daemon/project-files.ts)
+ * and read a missing folder as empty.
  */
 import type {Dirent} from 'node:fs'
-import {lstat, readdir, readFile} from 'node:fs/promises'
+import {isPathRefused} from '../../lib/contained-files.js'
 import {assertValid} from '../../lib/schemas.js'
 import {describeReadError, parseFrontmatter} from '../../standard/frontmatter.js'
+import type {DaemonContext} from '../context.js'
+import {listProjectFolder, readProjectText} from '../project-files.js'
 
-/** The entries of a real folder (not a symlink to one); [] when it is missing or not a folder. */
-export async function realFolderEntries(path: string): Promise<Dirent[]> {
-  const stat = await lstat(path).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' || error.code === 'ENOTDIR' ? null : Promise.reject(error)))
-  if (!stat?.isDirectory()) return []
-  return readdir(path, {withFileTypes: true})
+type Reader = Pick<DaemonContext, 'meshPath' | 'debug'>
+
+/** The entries of the real folder `.mesh/<relativePath>`; [] when it is missing, not a folder, or a link (said in the debug stream). */
+export async function realFolderEntries(context: Reader, relativePath: string): Promise<Dirent[]> {
+  return listProjectFolder(context, relativePath).catch((error: unknown) => (isPathRefused(error) ? [] : Promise.reject(error)))
 }
 
 export interface ReadFrontmatter {
@@ -32,11 +35,14 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * unreadable file reads as empty markdown with its problem). `schema`
  * names the JSON Schema the frontmatter is checked against.
  */
-export async function readFrontmatterFile(path: string, schema: string): Promise<ReadFrontmatter> {
+export async function readFrontmatterFile(context: Reader, relativePath: string, schema: string): Promise<ReadFrontmatter> {
   let markdown: string
   try {
-    markdown = await readFile(path, 'utf8')
+    const text = await readProjectText(context, relativePath)
+    if (text === null) return {markdown: '', frontmatter: null, problems: ['the file cannot be read (ENOENT)']}
+    markdown = text
   } catch (error) {
+    if (isPathRefused(error)) return {markdown: '', frontmatter: null, problems: [`the file is ${String(error.details?.reason)}: the daemon reads no file through a link`]}
     return {markdown: '', frontmatter: null, problems: [`the file cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`]}
   }
   let parsed

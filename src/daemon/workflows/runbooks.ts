@@ -71,7 +71,8 @@ const problemOf = (problems: string[]) => (problems.length > 0 ? problems.join('
 /** The runbook files of a folder, by number then file name (W2 before W10). */
 async function runbookFiles(context: DaemonContext, kind: RunbookKind): Promise<RunbookFile[]> {
   const files: RunbookFile[] = []
-  for (const entry of await realFolderEntries(context.meshPath(kind.folder))) {
+  for (const entry of await realFolderEntries(context, kind.folder)) {
+    // A link is not a runbook: never listed, never read (issue 18).
     const match = entry.isFile() ? kind.file.exec(entry.name) : null
     if (match) files.push({id: match[1], number: Number(match[1].slice(1)), name: entry.name, path: `${kind.folder}/${entry.name}`})
   }
@@ -81,9 +82,9 @@ async function runbookFiles(context: DaemonContext, kind: RunbookKind): Promise<
 /** Every run log under `<folder>/log/<YYYY-MM>/`, newest first (date of the name, then name). */
 async function runLogFiles(context: DaemonContext, kind: RunbookKind): Promise<RunLogFile[]> {
   const logs: RunLogFile[] = []
-  for (const month of await realFolderEntries(context.meshPath(kind.folder, RUN_LOG_FOLDER))) {
+  for (const month of await realFolderEntries(context, `${kind.folder}/${RUN_LOG_FOLDER}`)) {
     if (!month.isDirectory() || !MONTH_FOLDER.test(month.name)) continue
-    for (const entry of await realFolderEntries(context.meshPath(kind.folder, RUN_LOG_FOLDER, month.name))) {
+    for (const entry of await realFolderEntries(context, `${kind.folder}/${RUN_LOG_FOLDER}/${month.name}`)) {
       const match = entry.isFile() ? RUN_LOG_FILE.exec(entry.name) : null
       if (match) logs.push({id: match[1], date: match[2], month: month.name, name: entry.name})
     }
@@ -111,7 +112,7 @@ export async function listRunbooks(context: DaemonContext, kind: RunbookKind): P
   const first = firstPaths(files)
   return Promise.all(
     files.map(async (file) => {
-      const read = await readFrontmatterFile(context.meshPath(file.path), 'workflow')
+      const read = await readFrontmatterFile(context, file.path, 'workflow')
       return {
         id: file.id,
         path: file.path,
@@ -136,7 +137,7 @@ async function findRunbook(context: DaemonContext, kind: RunbookKind, id: string
 
 export async function readRunbook(context: DaemonContext, kind: RunbookKind, id: string): Promise<Runbook> {
   const {file, first} = await findRunbook(context, kind, id)
-  const read = await readFrontmatterFile(context.meshPath(file.path), 'workflow')
+  const read = await readFrontmatterFile(context, file.path, 'workflow')
   const logs = await runLogFiles(context, kind)
   return {
     id,
@@ -154,7 +155,7 @@ export async function listRuns(context: DaemonContext, kind: RunbookKind, id: st
   const runs = await Promise.all(
     logs.slice(0, RUN_LOGS_LIMIT).map(async (log): Promise<RunLog> => {
       const path = `${kind.folder}/${RUN_LOG_FOLDER}/${log.month}/${log.name}`
-      const read = await readFrontmatterFile(context.meshPath(path), 'run-log')
+      const read = await readFrontmatterFile(context, path, 'run-log')
       const problems = [...read.problems]
       const workflow = stringOrNull(read.frontmatter, 'workflow')
       if (workflow !== null && workflow !== id) problems.push(`workflow is ${workflow} but the file name names ${id}`)

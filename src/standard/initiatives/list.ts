@@ -1,5 +1,4 @@
-import {readdir, readFile} from 'node:fs/promises'
-import {join} from 'node:path'
+import {listContainedFolder, readContainedText} from '../../lib/contained-files.js'
 import {compareIds, compareText} from '../compare.js'
 import {describeReadError, parseFrontmatter} from '../frontmatter.js'
 import {meshPath} from '../tasks/project-root.js'
@@ -30,8 +29,8 @@ const optional = (value: unknown) => (typeof value === 'string' ? value : null)
 
 /** Every initiative file, sorted by id, with the ids of the tasks that point at it. */
 export async function listInitiatives(root: string, tasks?: TaskRecord[]): Promise<InitiativeSummary[]> {
-  const dir = meshPath(root, INITIATIVES_DIR)
-  const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => name.endsWith('.md') && !name.startsWith('.')).sort()
+  // Never through a link (issue 18): a linked folder lists nothing, a linked file is an initiative with a problem.
+  const names = (await listContainedFolder(meshPath(root), INITIATIVES_DIR).catch(() => [])).map((entry) => entry.name).filter((name) => name.endsWith('.md') && !name.startsWith('.')).sort()
   const records = tasks ?? (await scanTasks(root))
   const result: InitiativeSummary[] = []
   for (const name of names) {
@@ -39,7 +38,7 @@ export async function listInitiatives(root: string, tasks?: TaskRecord[]): Promi
     let data: Record<string, unknown> = {}
     let problem: string | undefined
     try {
-      const parsed = parseFrontmatter(await readFile(join(dir, name), 'utf8')).data
+      const parsed = parseFrontmatter((await readContainedText(meshPath(root), `${INITIATIVES_DIR}/${name}`)) ?? '').data
       if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) data = parsed
     } catch (error) {
       problem = describeReadError(error, 2)

@@ -1,7 +1,8 @@
-import {existsSync, readdirSync, readFileSync, statSync} from 'node:fs'
+import {closeSync, existsSync, readdirSync, readFileSync, realpathSync, statSync} from 'node:fs'
 import {join, resolve} from 'node:path'
 import {setImmediate as yieldToLoop} from 'node:timers/promises'
-import {invalid} from '../../lib/errors.js'
+import {openContainedFileSync} from '../../lib/contained-files.js'
+import {invalid, isMeshError} from '../../lib/errors.js'
 import {BOOTSTRAP_FILE, MESH_DIR} from '../constants.js'
 import {FORMAT_OF_KIND, classifyFile, skipDirectoryReason, skipFileReason} from './classify.js'
 import {parseFile} from './parse.js'
@@ -44,9 +45,10 @@ export async function loadProject(rootDir: string, options: LoadOptions = {}): P
 
   const batchSize = options.batchSize ?? READ_BATCH
   const files: ProjectFile[] = []
+  const reals: RealRoots = {root: realpathSync.native(root), mesh: hasMeshDir ? realpathSync.native(join(root, MESH_DIR)) : ''}
   for (let start = 0; start < paths.length; start += batchSize) {
     if (start > 0) await yieldToLoop()
-    for (const path of paths.slice(start, start + batchSize)) files.push(readOne(root, path))
+    for (const path of paths.slice(start, start + batchSize)) files.push(readOne(root, path, reals))
   }
   return {root, files, skipped, hasMeshDir}
 }
@@ -80,12 +82,35 @@ function walk(root: string, dir: string, paths: string[], skipped: SkippedPath[]
   }
 }
 
-function readOne(root: string, path: string): ProjectFile {
+/** The real paths of the repository root and of `.mesh/`, the anchors of every read. */
+interface RealRoots {
+  root: string
+  mesh: string
+}
+
+/**
+ * Opens a file of the walk without following a link (issue 18): the walk
+ * already skips links, and the open refuses one that appeared since. Files
+ * of `.mesh/` are anchored at `.mesh/` (which may itself be reached
+ * through a link), mesh.json and .gitignore at the root.
+ */
+function openProjectFile(root: string, path: string, reals: RealRoots) {
+  const inMesh = path.startsWith(`${MESH_DIR}/`)
+  return inMesh
+    ? openContainedFileSync(join(root, MESH_DIR), path.slice(MESH_DIR.length + 1), {realRoot: reals.mesh})
+    : openContainedFileSync(root, path, {realRoot: reals.root})
+}
+
+function readOne(root: string, path: string, reals: RealRoots): ProjectFile {
   const absolutePath = join(root, path)
   const file: ProjectFile = {path, absolutePath, ...classifyFile(path)}
   const format = FORMAT_OF_KIND[file.kind]
+  let fd: number | null = null
   try {
-    const size = statSync(absolutePath).size
+    const opened = openProjectFile(root, path, reals)
+    if (opened === null) throw Object.assign(new Error('ENOENT'), {code: 'ENOENT'})
+    fd = opened.fd
+    const size = opened.stats.size
     if (format === 'opaque' && size > MAX_OPAQUE_BYTES) {
       file.unreadReason = `larger than ${MAX_OPAQUE_BYTES / 1024} KB: not read or scanned`
       return file
@@ -95,7 +120,8 @@ function readOne(root: string, path: string): ProjectFile {
       file.parseError = {line: 1, column: 1, message: file.unreadReason}
       return file
     }
-    const text = readFileSync(absolutePath, 'utf8')
+    const bytes = readFileSync(fd)
+    const text = bytes.toString('utf8')
     if (format === 'opaque') {
       if (text.includes('\u0000')) file.unreadReason = 'binary: not scanned'
       else file.text = text
@@ -104,7 +130,6 @@ function readOne(root: string, path: string): ProjectFile {
     file.text = text
     // A replacement character in the decoded text: either a real U+FFFD or bytes that are not UTF-8.
     if (text.includes('\uFFFD')) {
-      const bytes = readFileSync(absolutePath)
       const offset = firstInvalidUtf8(bytes)
       if (offset !== -1) {
         file.parseError = utf8Problem(bytes, offset)
@@ -112,9 +137,11 @@ function readOne(root: string, path: string): ProjectFile {
       }
     }
   } catch (error) {
-    file.unreadReason = `cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`
+    file.unreadReason = isMeshError(error) ? error.message : `cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`
     file.parseError = {line: 1, column: 1, message: file.unreadReason}
     return file
+  } finally {
+    if (fd !== null) closeSync(fd)
   }
   parseFile(file, format)
   return file

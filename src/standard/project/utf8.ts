@@ -1,4 +1,3 @@
-import {readFile} from 'node:fs/promises'
 import {invalid} from '../../lib/errors.js'
 import type {ParseProblem} from './types.js'
 
@@ -54,12 +53,12 @@ export function utf8Problem(bytes: Uint8Array, offset: number): ParseProblem {
 }
 
 /**
- * Reads a file that mesh is about to rewrite. Refuses (`file_not_utf8`) when
- * it is not UTF-8: decoding would turn its bytes into U+FFFD, and writing the
- * text back would destroy them.
+ * The text of a file that mesh is about to rewrite, from its bytes (read
+ * without following a link). Refuses (`file_not_utf8`) when it is not UTF-8:
+ * decoding would turn its bytes into U+FFFD, and writing the text back would
+ * destroy them.
  */
-export async function readUtf8ForRewrite(path: string, shownPath: string): Promise<string> {
-  const bytes = await readFile(path)
+export function decodeUtf8ForRewrite(bytes: Buffer, shownPath: string): string {
   const offset = firstInvalidUtf8(bytes)
   if (offset !== -1) {
     const problem = utf8Problem(bytes, offset)

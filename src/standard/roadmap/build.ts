@@ -1,4 +1,4 @@
-import {readFile} from 'node:fs/promises'
+import {readContainedText} from '../../lib/contained-files.js'
 import {join} from 'node:path'
 import {writeFileAtomic} from '../../lib/atomic-write.js'
 import {compareText} from '../compare.js'
@@ -45,7 +45,7 @@ export async function computeRoadmap(root: string): Promise<RoadmapState> {
   const statusOf = new Map(summaries.map((task) => [task.id, task.status]))
   const allInitiatives = await listInitiatives(root, readable)
   const initiatives = allInitiatives.filter((initiative) => initiative.problem === undefined)
-  const versionText = await readFile(meshPath(root, 'STANDARD_VERSION'), 'utf8').catch(() => '')
+  const versionText = (await readContainedText(meshPath(root), 'STANDARD_VERSION').catch(() => null)) ?? ''
   const standardVersion = /^\s*\d+\s*$/.test(versionText) ? Number(versionText) : null
 
   const tasks = summaries.map((task) => ({
@@ -103,7 +103,7 @@ export async function buildRoadmap(root: string): Promise<RoadmapBuildResult> {
   const files: RoadmapBuildResult['files'] = []
   for (const [relative, content] of [[ROADMAP_STATE_JSON, json], [ROADMAP_STATE_JS, js]] as const) {
     const path = join(root, MESH_DIR, relative)
-    const before = await readFile(path, 'utf8').catch(() => undefined)
+    const before = (await readContainedText(join(root, MESH_DIR), relative).catch(() => null)) ?? undefined
     const changed = before !== content
     if (changed) await writeFileAtomic(path, content)
     files.push({path: `${MESH_DIR}/${relative}`, changed})

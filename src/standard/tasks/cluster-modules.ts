@@ -1,4 +1,4 @@
-import {readFile} from 'node:fs/promises'
+import {isPathRefused, readContainedText} from '../../lib/contained-files.js'
 import {parse} from 'yaml'
 import {invalid, notFound} from '../../lib/errors.js'
 import {describeReadError} from '../frontmatter.js'
@@ -29,13 +29,15 @@ export interface ClusterInfo {
  * usable; full checking is `mesh validate`'s job. YAML 1.2, so dates stay strings.
  */
 export async function readClusterInfo(root: string): Promise<ClusterInfo> {
-  const path = meshPath(root, CLUSTER_FILE)
-  let text: string
+  let text: string | null
   try {
-    text = await readFile(path, 'utf8')
-  } catch {
-    throw notFound('cluster_yaml_missing', `No .mesh/${CLUSTER_FILE}; run \`mesh init\` first.`)
+    // Never through a link (issue 18): a linked cluster.yaml is refused as unreadable.
+    text = await readContainedText(meshPath(root), CLUSTER_FILE)
+  } catch (error) {
+    if (isPathRefused(error)) throw invalid('cluster_yaml_invalid', error.message)
+    text = null
   }
+  if (text === null) throw notFound('cluster_yaml_missing', `No .mesh/${CLUSTER_FILE}; run \`mesh init\` first.`)
   let data: unknown
   try {
     data = parse(text)

@@ -1,10 +1,11 @@
 import {writeFileAtomic} from '../../lib/atomic-write.js'
 import {conflict, invalid} from '../../lib/errors.js'
 import {editFrontmatter} from '../frontmatter.js'
-import {readUtf8ForRewrite} from '../project/utf8.js'
+import {decodeUtf8ForRewrite} from '../project/utf8.js'
 import {utcDate, utcDateTime} from './project-root.js'
 import {findTask} from './query.js'
 import {isDispatchable, writtenStatus} from './status.js'
+import {readTaskBytes} from './task-files.js'
 
 export interface MovedTask {
   id: string
@@ -47,7 +48,7 @@ export async function moveTask(root: string, id: string, statusWord: string, now
     return {...base, changed: false, completed_at: completed}
   }
   const completedAt = to === 'done' ? utcDateTime(now) : null
-  const text = await readUtf8ForRewrite(record.path, record.relativePath)
+  const text = decodeUtf8ForRewrite(await readTaskBytes(root, record), record.relativePath)
   let next: string
   try {
     next = editFrontmatter(text, (document) => {

@@ -1,10 +1,9 @@
-import {readFile} from 'node:fs/promises'
 import {conflict, notFound} from '../../lib/errors.js'
 import {compareIds, compareText} from '../compare.js'
 import {splitFrontmatter} from '../frontmatter.js'
 import {STATUS_WRITTEN_AS} from './constants.js'
 import {isDispatchable} from './status.js'
-import {idsOf, scanTasks, type TaskRecord} from './task-files.js'
+import {idsOf, readTaskBytes, scanTasks, type TaskRecord} from './task-files.js'
 
 /** What `mesh task list` and `show` report for a task. */
 export interface TaskSummary {
@@ -103,6 +102,6 @@ export interface TaskDetail extends TaskSummary {
 
 export async function showTask(root: string, id: string): Promise<TaskDetail> {
   const record = await findTask(root, id)
-  const body = splitFrontmatter(await readFile(record.path, 'utf8')).body
+  const body = splitFrontmatter((await readTaskBytes(root, record)).toString('utf8')).body
   return {...summarize(record), frontmatter: record.data, body}
 }

@@ -1,7 +1,8 @@
-import {readFileSync} from 'node:fs'
-import {readdir} from 'node:fs/promises'
+import {realpathSync} from 'node:fs'
 import {setImmediate as yieldToLoop} from 'node:timers/promises'
 import {join, relative, sep} from 'node:path'
+import {listContainedFolder, readContainedFile, readContainedFileSync} from '../../lib/contained-files.js'
+import {notFound} from '../../lib/errors.js'
 import {describeReadError, parseFrontmatter, splitFrontmatter} from '../frontmatter.js'
 import {parseSimpleYaml} from '../project/simple-yaml.js'
 import {ARCHIVE_DIR, ARCHIVE_MONTH, MODULES_DIR, TASKS_DIR} from './constants.js'
@@ -28,17 +29,22 @@ export interface TaskRecord {
   problem?: string
 }
 
-async function listNames(dir: string): Promise<string[]> {
+/**
+ * The names in the real folder `.mesh/<dir>`: a folder that is a link (or
+ * lies below one) is never listed (issue 18). A file that is a link is
+ * listed, and read as a task with a problem, never through the link.
+ */
+async function listNames(meshDir: string, dir: string): Promise<string[]> {
   try {
-    return (await readdir(dir, {withFileTypes: true})).filter((entry) => !entry.name.startsWith('.')).map((entry) => entry.name).sort()
+    return (await listContainedFolder(meshDir, dir)).filter((entry) => !entry.name.startsWith('.')).map((entry) => entry.name).sort()
   } catch {
     return []
   }
 }
 
-async function listDirs(dir: string): Promise<string[]> {
+async function listDirs(meshDir: string, dir: string): Promise<string[]> {
   try {
-    return (await readdir(dir, {withFileTypes: true})).filter((entry) => entry.isDirectory() && !entry.name.startsWith('.')).map((entry) => entry.name).sort()
+    return (await listContainedFolder(meshDir, dir)).filter((entry) => entry.isDirectory() && !entry.name.startsWith('.')).map((entry) => entry.name).sort()
   } catch {
     return []
   }
@@ -53,12 +59,16 @@ function parseTaskText(text: string): Record<string, unknown> {
   return data && typeof data === 'object' && !Array.isArray(data) ? data : {}
 }
 
-function readTask(root: string, module: string, path: string, archived: boolean): TaskRecord {
+/** `path` is read as a regular file inside the real `.mesh/` (`realMesh`), never through a link. */
+function readTask(root: string, realMesh: string, module: string, path: string, archived: boolean): TaskRecord {
   const stem = path.split(sep).pop()!.replace(/\.md$/, '')
   const fallbackId = stem.split('-')[0]
   const relativePath = relative(root, path).split(sep).join('/')
   try {
-    const record = parseTaskText(readFileSync(path, 'utf8'))
+    const meshDir = meshPath(root)
+    const bytes = readContainedFileSync(meshDir, relative(meshDir, path), {realRoot: realMesh})
+    if (bytes === null) throw new Error('the file is gone')
+    const record = parseTaskText(bytes.toString('utf8'))
     const id = typeof record.id === 'string' ? record.id : fallbackId
     return {id, module, path, relativePath, archived, data: record}
   } catch (error) {
@@ -75,15 +85,16 @@ export async function scanTasks(root: string, options: {includeArchived?: boolea
   const includeArchived = options.includeArchived ?? true
   const modulesDir = meshPath(root, MODULES_DIR)
   const found: Array<{module: string; path: string; archived: boolean}> = []
-  for (const module of await listDirs(modulesDir)) {
+  const meshDir = meshPath(root)
+  for (const module of await listDirs(meshDir, MODULES_DIR)) {
     const tasksDir = join(modulesDir, module, TASKS_DIR)
-    for (const name of await listNames(tasksDir)) {
+    for (const name of await listNames(meshDir, `${MODULES_DIR}/${module}/${TASKS_DIR}`)) {
       if (name.endsWith('.md')) found.push({module, path: join(tasksDir, name), archived: false})
     }
     if (!includeArchived) continue
     const archiveDir = join(modulesDir, module, ARCHIVE_DIR)
-    for (const month of (await listDirs(archiveDir)).filter((name) => ARCHIVE_MONTH.test(name))) {
-      for (const name of await listNames(join(archiveDir, month))) {
+    for (const month of (await listDirs(meshDir, `${MODULES_DIR}/${module}/${ARCHIVE_DIR}`)).filter((name) => ARCHIVE_MONTH.test(name))) {
+      for (const name of await listNames(meshDir, `${MODULES_DIR}/${module}/${ARCHIVE_DIR}/${month}`)) {
         if (name.endsWith('.md')) found.push({module, path: join(archiveDir, month, name), archived: true})
       }
     }
@@ -91,14 +102,29 @@ export async function scanTasks(root: string, options: {includeArchived?: boolea
   // Synchronous reads in batches, with a yield between them: on thousands of small files
   // readFileSync is several times faster than fs.promises (as in the project loader).
   const records: TaskRecord[] = []
+  if (found.length === 0) return records
+  const realMesh = realpathSync.native(meshDir)
   for (let start = 0; start < found.length; start += READ_BATCH) {
     if (start > 0) await yieldToLoop()
-    for (const file of found.slice(start, start + READ_BATCH)) records.push(readTask(root, file.module, file.path, file.archived))
+    for (const file of found.slice(start, start + READ_BATCH)) records.push(readTask(root, realMesh, file.module, file.path, file.archived))
   }
   return records
 }
 
 /** The ids a file stands for: its name's id and its frontmatter id (they should agree). */
+/**
+ * A task file's bytes as they are now, read as a regular file inside `.mesh/`
+ * (never through a link, issue 18): what show and move read. A file that
+ * became a link since the scan is refused (409 `path_refused`); one that is
+ * gone reads as 404 `task_unknown`.
+ */
+export async function readTaskBytes(root: string, record: TaskRecord): Promise<Buffer> {
+  const meshDir = meshPath(root)
+  const bytes = await readContainedFile(meshDir, relative(meshDir, record.path))
+  if (bytes === null) throw notFound('task_unknown', `${record.relativePath} is gone`)
+  return bytes
+}
+
 export function idsOf(record: TaskRecord): string[] {
   const fromName = record.path.split(sep).pop()!.split('-')[0]
   return record.id === fromName ? [record.id] : [record.id, fromName]

@@ -1,9 +1,9 @@
-import {readdir} from 'node:fs/promises'
+import {listContainedFolder, readContainedFile} from '../../lib/contained-files.js'
 import {join} from 'node:path'
 import {writeFileAtomic} from '../../lib/atomic-write.js'
 import {conflict} from '../../lib/errors.js'
 import {describeReadError, splitFrontmatter} from '../frontmatter.js'
-import {readUtf8ForRewrite} from '../project/utf8.js'
+import {decodeUtf8ForRewrite} from '../project/utf8.js'
 import {meshPath} from '../tasks/project-root.js'
 import {BUILTIN_CHANGELOG, BUILTIN_LATEST, entriesBetween, type ChangelogEntry} from './changelog.js'
 import {STANDARD_VERSION_FILE, TEAM_DIR} from './constants.js'
@@ -46,7 +46,9 @@ export async function migrateStandard(root: string, options: {dryRun?: boolean} 
     throw conflict('standard_newer', `This project is on standard v${from}, newer than the v${BUILTIN_LATEST} this mesh knows; update mesh first. Nothing was changed.`)
   }
   const teamDir = meshPath(root, TEAM_DIR)
-  const names = (await readdir(teamDir).catch(() => [] as string[])).filter((name) => name.endsWith('.md') && !name.startsWith('.')).sort()
+  // Cards are read as regular files in a real team/ folder, never through a link (issue 18): a linked
+  // card would otherwise be rewritten as a regular file holding its target's text.
+  const names = (await listContainedFolder(meshPath(root), TEAM_DIR).catch(() => [])).map((entry) => entry.name).filter((name) => name.endsWith('.md') && !name.startsWith('.')).sort()
   const changed: MigratedFile[] = []
   const skipped: MigrationReport['skipped'] = []
   const writes: Array<{path: string; text: string}> = []
@@ -55,7 +57,9 @@ export async function migrateStandard(root: string, options: {dryRun?: boolean} 
     const relative = `.mesh/${TEAM_DIR}/${name}`
     let text: string
     try {
-      text = await readUtf8ForRewrite(path, relative)
+      const bytes = await readContainedFile(meshPath(root), `${TEAM_DIR}/${name}`)
+      if (bytes === null) continue
+      text = decodeUtf8ForRewrite(bytes, relative)
     } catch (error) {
       skipped.push({path: relative, reason: (error as Error).message})
       continue

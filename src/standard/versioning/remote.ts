@@ -1,5 +1,4 @@
-import {readFile} from 'node:fs/promises'
-import {join} from 'node:path'
+import {readContainedText} from '../../lib/contained-files.js'
 import {invalid} from '../../lib/errors.js'
 import {BOOTSTRAP_FILE} from '../constants.js'
 import {CHANGELOG_PATH, STANDARD_URL_ENV, VERSION_PATH} from './constants.js'
@@ -34,7 +33,8 @@ export async function resolveStandardUrls(root: string, flagUrl?: string, env: N
     if (flagUrl) return {url: flagUrl, source: 'flag'}
     if (env[STANDARD_URL_ENV]) return {url: env[STANDARD_URL_ENV]!, source: 'env'}
     try {
-      const bootstrap = JSON.parse(await readFile(join(root, BOOTSTRAP_FILE), 'utf8')) as {hub?: {docs?: unknown}}
+      // mesh.json is read as a regular file of the repository root, never through a link (issue 18).
+      const bootstrap = JSON.parse((await readContainedText(root, BOOTSTRAP_FILE)) ?? '') as {hub?: {docs?: unknown}}
       if (typeof bootstrap.hub?.docs === 'string') return {url: `${siteFromDocs(bootstrap.hub.docs)}/${VERSION_PATH}`, source: 'mesh.json'}
     } catch {
       // No or unreadable mesh.json: no configured URL (reported as such, not an error).

@@ -1,4 +1,4 @@
-import {readFileSync, statSync, existsSync} from 'node:fs'
+import {existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {getValidator} from '../../../src/lib/schemas.js'
@@ -225,6 +225,30 @@ describe('member tokens', () => {
       expect(JSON.stringify(tail.body)).not.toContain(secret)
     }
     expect(stream).toContain('member token rotated for helper')
+  })
+})
+
+describe('a member-tokens file that is a symbolic link (issue 18)', () => {
+  it('holds no usable token: a token the link’s target names is refused, and the first token made replaces the link, never its target', async () => {
+    const repo = baseTeamRepo()
+    const known = `mtk_${'k'.repeat(43)}`
+    // A committed file outside credentials/ that the link would turn into the tokens file.
+    repo.write('.mesh/public/known-tokens.yaml', `consultant: ${known}\n`)
+    mkdirSync(join(repo.root, '.mesh/credentials'), {recursive: true})
+    symlinkSync('../public/known-tokens.yaml', join(repo.root, TOKENS))
+    harness = await startHarness({repo})
+    const context = harness.running.daemon.context
+    expect(await verifyMemberToken(context, 'consultant', known)).toBe(false)
+    const asked = await harness.call('POST', '/team/consultant/ask', {headers: {authorization: `Bearer ${known}`, 'x-mesh-project': 'demo'}, body: JSON.stringify({text: 'hi'})})
+    expect(asked.status).toBe(401)
+    const token = (await send(harness, 'GET', '/team/consultant/token')).body.token
+    expect(token).toMatch(/^mtk_/)
+    expect(token).not.toBe(known)
+    expect(lstatSync(join(repo.root, TOKENS)).isFile()).toBe(true)
+    expect(repo.read('.mesh/public/known-tokens.yaml')).toBe(`consultant: ${known}\n`)
+    const refused = (await harness.call('GET', '/debug/tail?tag=files.refused', {auth: true})).body.events
+    expect(refused.map((event: {msg: string}) => event.msg)).toContainEqual(expect.stringMatching(/^refused \.mesh\/credentials\/team-tokens\.yaml: it is a symbolic link/))
+    expect(JSON.stringify(refused)).not.toContain(known)
   })
 })
 

@@ -1,4 +1,4 @@
-import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
@@ -65,11 +65,20 @@ describe('the transport target', () => {
 
   it('reports an unreadable invite file without its content', async () => {
     const dir = tempDir()
-    // A folder where the file should be: opened, but not readable as a file (EISDIR).
+    // A folder where the file should be: not a regular file, never read.
     mkdirSync(join(dir, 'invite.url'))
     const invite = await readInviteToken(join(dir, 'invite.url'))
     expect(invite.token).toBeNull()
-    expect(invite.problem).toMatch(/could not be read \(EISDIR\)/)
+    expect(invite.problem).toMatch(/invite\.url is not a regular file, not read/)
+  })
+
+  it('never reads an invite through a link (issue 18): no token, and the problem names no target', async () => {
+    const dir = tempDir()
+    writeFileSync(join(dir, 'elsewhere.url'), 'wss://relay.example.com/v1/clusters/c_x/ws?token=ck_from_outside\n')
+    symlinkSync(join(dir, 'elsewhere.url'), join(dir, 'invite.url'))
+    const invite = await readInviteToken(join(dir, 'invite.url'))
+    expect(invite).toEqual({token: null, problem: expect.stringMatching(/invite\.url is a symbolic link, not read/)})
+    expect(invite.problem).not.toMatch(/ck_from_outside|elsewhere/)
   })
 
   it('converts http(s) only for a relay cluster socket path', async () => {

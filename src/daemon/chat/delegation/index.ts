@@ -29,7 +29,7 @@ export interface DelegationOptions {
 
 /** Builds the ledger from its file, hooks it into the engine and answers the routes; synchronous so the chat area can list the routes when it is built. */
 export function startDelegation(context: DaemonContext, engine: ChatEngine, options: DelegationOptions = {}): Delegation {
-  const file = ledgerFile(context, context.meshPath(...LEDGER_FILE))
+  const file = ledgerFile(context, context.meshPath(), LEDGER_FILE.join('/'))
   const ledger = createLedger({
     maxDepth: options.maxDepth ?? context.chatLimits.delegationDepth,
     maxFanOut: options.maxFanOut ?? context.chatLimits.delegationFanOut,

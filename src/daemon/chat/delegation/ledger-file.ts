@@ -3,9 +3,10 @@
  * atomically after each change so a restart (or a crash) keeps the open
  * requests (docs/daemon.md, Delegation). Writes never overlap: while one is
  * on its way, later changes wait and only the newest state is written.
+ * Read and written without following a link (issue 18): a linked ledger is
+ * read as an empty one (with a warning) and replaced at the next write.
  */
-import {readFileSync} from 'node:fs'
-import {writeFileAtomic} from '../../../lib/atomic-write.js'
+import {isPathRefused, readContainedFileSync, writeContainedFile} from '../../../lib/contained-files.js'
 import type {DaemonContext} from '../../context.js'
 import {RECENT_CLOSED_KEPT} from './constants.js'
 import type {LedgerRow, LedgerState} from './ledger.js'
@@ -42,7 +43,8 @@ const isRow = (value: unknown): value is LedgerRow => {
 
 type Context = Pick<DaemonContext, 'debug'>
 
-export function ledgerFile(context: Context, path: string): LedgerFile {
+/** The ledger at `root/relativePath` (the daemon: `.mesh/` and `.runtime/chat/ledger.json`). */
+export function ledgerFile(context: Context, root: string, relativePath: string): LedgerFile {
   let pending: LedgerState | null = null
   let writing: Promise<void> | null = null
 
@@ -51,7 +53,7 @@ export function ledgerFile(context: Context, path: string): LedgerFile {
       const state = pending
       pending = null
       try {
-        await writeFileAtomic(path, JSON.stringify(state, null, 2) + '\n')
+        await writeContainedFile(root, relativePath, JSON.stringify(state, null, 2) + '\n')
       } catch (error) {
         context.debug.log({lvl: 'error', tag: 'delegation.ledger', msg: `could not save the delegation ledger: ${(error as Error).message}`})
       }
@@ -63,10 +65,13 @@ export function ledgerFile(context: Context, path: string): LedgerFile {
     load() {
       let text: string
       try {
-        text = readFileSync(path, 'utf8')
+        const bytes = readContainedFileSync(root, relativePath)
+        if (bytes === null) return structuredClone(EMPTY)
+        text = bytes.toString('utf8')
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return structuredClone(EMPTY)
-        throw error
+        if (!isPathRefused(error)) throw error
+        context.debug.log({lvl: 'warn', tag: 'delegation.ledger', msg: `${error.message}; starting with no open requests`})
+        return structuredClone(EMPTY)
       }
       let data: Partial<LedgerState>
       try {

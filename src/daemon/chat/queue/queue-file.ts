@@ -5,7 +5,7 @@
  * member a conv the chat engine does not know runs with). Reading, checking
  * and ordering only; src/daemon/chat/queue/store.ts writes it.
  */
-import {readFile} from 'node:fs/promises'
+import {readContainedText} from '../../../lib/contained-files.js'
 import {conflict, invalid, tooLarge} from '../../../lib/errors.js'
 import {describeSchemaError, getValidator} from '../../../lib/schemas.js'
 import {CONV_PATTERN} from '../constants.js'
@@ -72,8 +72,8 @@ export function parseQueue(conv: string, text: string): QueueFile {
   return {...value, items: renumber(items.map(({item}) => item))}
 }
 
-/** The queue at `path`, or an empty one when the file does not exist. */
-export async function readQueue(path: string, conv: string): Promise<QueueFile> {
-  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : Promise.reject(error)))
+/** The queue `<relativePath>` under `root` (`.mesh/`), or an empty one when the file does not exist; a link is refused (409 `path_refused`), never read. */
+export async function readQueue(root: string, relativePath: string, conv: string): Promise<QueueFile> {
+  const text = await readContainedText(root, relativePath)
   return text === null ? emptyQueue(conv) : parseQueue(conv, text)
 }

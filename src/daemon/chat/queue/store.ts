@@ -12,7 +12,8 @@
  * daemon's own (no `file.changed` on top of `queue.item.*`). Git skips the
  * folder (deny-list).
  */
-import {readdir} from 'node:fs/promises'
+import {listContainedFolder} from '../../../lib/contained-files.js'
+import {reportRefused} from '../../project-files.js'
 import {conflict, notFound} from '../../../lib/errors.js'
 import {createMutex, type Mutex} from '../../../lib/mutex.js'
 import type {DaemonContext} from '../../context.js'
@@ -68,7 +69,13 @@ export function queueStoreOf(context: QueueContext): QueueStore {
 
 export function createQueueStore(context: QueueContext): QueueStore {
   const locks = new Map<string, {mutex: Mutex; users: number}>()
-  const pathOf = (conv: string) => context.meshPath(QUEUE_DIR, `${conv}.json`)
+  const fileOf = (conv: string) => `${QUEUE_DIR}/${conv}.json`
+  /** A linked queue file is refused (409 `path_refused`) and said in the debug stream, never read (issue 18). */
+  const readQueueFile = (conv: string) =>
+    readQueue(context.meshPath(), fileOf(conv), conv).catch((error: unknown) => {
+      reportRefused(context, error)
+      throw error
+    })
   const now = () => new Date(context.clock()).toISOString()
 
   /** One read-modify-write of a conv at a time; idle convs hold no lock. */
@@ -85,14 +92,14 @@ export function createQueueStore(context: QueueContext): QueueStore {
 
   const update = <T>(conv: string, expect: Expect, reason: string, change: (file: QueueFile) => Change<T>): Promise<T> =>
     locked(conv, async () => {
-      const file = await readQueue(pathOf(conv), conv)
+      const file = await readQueueFile(conv)
       if (expect.version !== undefined && expect.version !== file.version) {
         throw conflict('version_conflict', `The queue of ${conv} is at version ${file.version}, not ${expect.version}: read it again`, {details: {version: file.version}})
       }
       const done = change(file)
       if (!done.write) return done.result
       const next: QueueFile = {conv, version: file.version + 1, ...(file.member ? {member: file.member} : {}), items: renumber(file.items)}
-      await context.writer.write(`${QUEUE_DIR}/${conv}.json`, JSON.stringify(next, null, 2) + '\n', {reason})
+      await context.writer.write(fileOf(conv), JSON.stringify(next, null, 2) + '\n', {reason})
       for (const event of done.events) {
         const item = next.items.find((candidate) => candidate.id === event.item.id) ?? event.item
         context.events.publish(event.type, {conv, version: next.version, item, ...event.extra})
@@ -112,7 +119,7 @@ export function createQueueStore(context: QueueContext): QueueStore {
   const replace = (file: QueueFile, item: QueueItem) => (file.items = file.items.map((candidate) => (candidate.id === item.id ? item : candidate)))
 
   const store: QueueStore = {
-    read: (conv) => locked(conv, () => readQueue(pathOf(conv), conv)),
+    read: (conv) => locked(conv, () => readQueueFile(conv)),
 
     async add(conv, input) {
       const text = checkText(input.text)
@@ -193,7 +200,7 @@ export function createQueueStore(context: QueueContext): QueueStore {
     },
 
     async recover() {
-      const names = await readdir(context.meshPath(QUEUE_DIR)).catch(() => [] as string[])
+      const names = (await listContainedFolder(context.meshPath(), QUEUE_DIR).catch(() => [])).filter((entry) => entry.isFile()).map((entry) => entry.name)
       let recovered = 0
       for (const name of names) {
         const conv = name.endsWith('.json') ? name.slice(0, -'.json'.length) : ''

@@ -1,4 +1,4 @@
-import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
@@ -186,7 +186,7 @@ describe('delegation ledger on disk', () => {
   it('saves every change and a new ledger built from the file holds the same rows and rules', async () => {
     dir = mkdtempSync(join(tmpdir(), 'mesh-ledger-'))
     const path = join(dir, '.runtime', 'chat', 'ledger.json')
-    const file = ledgerFile(context, path)
+    const file = ledgerFile(context, dir, '.runtime/chat/ledger.json')
     expect(file.load()).toEqual({version: 1, open: [], closed: []})
     const ledger = build({persist: file.persist})
     const from = operatorChat('architect')
@@ -196,7 +196,7 @@ describe('delegation ledger on disk', () => {
     await file.flush()
     expect(JSON.parse(readFileSync(path, 'utf8')).open).toHaveLength(5)
 
-    const restored = build({state: ledgerFile(context, path).load()})
+    const restored = build({state: ledgerFile(context, dir, '.runtime/chat/ledger.json').load()})
     const {limits: _l, ...before} = ledger.snapshot()
     const {limits: _r, ...after} = restored.snapshot()
     expect(after).toEqual(before)
@@ -204,14 +204,29 @@ describe('delegation ledger on disk', () => {
     expect(restored.isCoordinating('c-000000000001')).toBe(true)
   })
 
+  it('never reads a ledger through a link (issue 18): it starts empty with a warning, and the next save replaces the link, not its target', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mesh-ledger-'))
+    const good = build().open({requester: operatorChat('architect'), member: 'developer', brief: 'from outside'})
+    const target = join(dir, 'elsewhere.json')
+    writeFileSync(target, JSON.stringify({version: 1, open: [good], closed: []}))
+    symlinkSync(target, join(dir, 'ledger.json'))
+    const file = ledgerFile(context, dir, 'ledger.json')
+    expect(file.load()).toEqual({version: 1, open: [], closed: []})
+    expect(logs.some((msg) => /ledger\.json is a symbolic link/.test(msg))).toBe(true)
+    file.persist({version: 1, open: [], closed: []})
+    await file.flush()
+    expect(lstatSync(join(dir, 'ledger.json')).isFile()).toBe(true)
+    expect(JSON.parse(readFileSync(target, 'utf8')).open).toHaveLength(1)
+  })
+
   it('starts empty, with a warning, from a file that is not JSON, and skips malformed rows', () => {
     dir = mkdtempSync(join(tmpdir(), 'mesh-ledger-'))
     const path = join(dir, 'ledger.json')
     writeFileSync(path, '{not json')
-    expect(ledgerFile(context, path).load()).toEqual({version: 1, open: [], closed: []})
+    expect(ledgerFile(context, dir, 'ledger.json').load()).toEqual({version: 1, open: [], closed: []})
     expect(logs.some((msg) => msg.includes('not valid JSON'))).toBe(true)
     const good = build().open({requester: operatorChat('architect'), member: 'developer', brief: 'a'})
     writeFileSync(path, JSON.stringify({version: 1, open: [good, {request_id: 7}], closed: 'nope'}))
-    expect(ledgerFile(context, path).load()).toEqual({version: 1, open: [good], closed: []})
+    expect(ledgerFile(context, dir, 'ledger.json').load()).toEqual({version: 1, open: [good], closed: []})
   })
 })

@@ -27,7 +27,7 @@ export async function queueFixture(): Promise<QueueFixture> {
   bus.subscribe((event) => void events.push(event))
   mkdirSync(path(), {recursive: true})
   const writer = createProjectWriter({root, clock, snapshotsEnabled: () => true})
-  const debug = await openDebugStream({path: path('.runtime', 'debug.jsonl'), clock})
+  const debug = await openDebugStream({root: path(), path: '.runtime/debug.jsonl', clock})
   return {
     context: {meshPath: path, clock, events: bus, debug, writer},
     root,
