@@ -12,7 +12,7 @@ export const STAND_IN_BIN = fileURLToPath(new URL('../../../support/assistant-cl
 
 export interface ServedProject {
   server: SpawnedCli
-  /** The start line (`{"event":"listening",…,"warnings"}`). */
+  /** The start line: `{"event":"listening",…,"warnings"}` under --json, else `{line}` (its warnings follow as lines). */
   start: Record<string, any>
   url: string
   send(body: Record<string, unknown>): Promise<{status: number; body: any}>
@@ -22,9 +22,14 @@ export interface ServedProject {
   stop(): Promise<void>
 }
 
-export async function serveProject(root: string, env: NodeJS.ProcessEnv): Promise<ServedProject> {
-  const server = spawnCli(['serve', '--port', '0', '--json'], {cwd: root, env: {MESH_LOG_LEVEL: 'warn', ...env}})
-  const start = await server.nextJson()
+/** `mesh serve --port 0` in `root` (with --json unless `text`), up to its start line. */
+export async function serveProject(root: string, env: NodeJS.ProcessEnv, options: {text?: boolean} = {}): Promise<ServedProject> {
+  const server = spawnCli(['serve', '--port', '0', ...(options.text ? [] : ['--json'])], {cwd: root, env: {MESH_LOG_LEVEL: 'warn', ...env}})
+  let start: Record<string, any>
+  if (options.text) {
+    const line = await server.waitFor(/^mesh daemon serving /)
+    start = {line, url: /on (http:\/\/\S+)/.exec(line)![1]}
+  } else start = await server.nextJson()
   const url: string = start.url
   const token = readFileSync(join(root, '.mesh', 'credentials', 'portal-token'), 'utf8').trim()
   const call = async (method: string, path: string, body?: unknown) => {
