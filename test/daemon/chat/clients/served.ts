@@ -34,7 +34,7 @@ export async function serveProject(root: string, env: NodeJS.ProcessEnv, options
   const token = readFileSync(join(root, '.mesh', 'credentials', 'portal-token'), 'utf8').trim()
   const call = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${url}${path}`, {method, headers: {authorization: `Bearer ${token}`, 'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body)})
-    return {status: response.status, body: await response.json()}
+    return {status: response.status, body: (await response.json()) as any}
   }
   return {
     server,
