@@ -79,4 +79,10 @@ describe('a running turn’s client process', () => {
     expect(readdirSync(chatRuntime).filter((name) => name.startsWith('private-'))).toEqual([])
     if (client === 'claude') expect(existsSync(report.systemFile)).toBe(false)
   })
+
+  it('a private folder a killed daemon left behind is removed when the next daemon starts', async () => {
+    repo = makeRepo({'.mesh/.runtime/chat/private-AbC123/system.md': 'left by a daemon killed mid-turn\n'})
+    served = await serveProject(repo.root, {})
+    expect(existsSync(join(repo.root, '.mesh/.runtime/chat/private-AbC123'))).toBe(false)
+  })
 })

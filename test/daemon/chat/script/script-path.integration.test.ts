@@ -6,7 +6,7 @@
  * sentence and print nothing of it. Through the daemon's HTTP routes and the
  * real script client process.
  */
-import {mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join, relative} from 'node:path'
 import {stringify} from 'yaml'
@@ -73,6 +73,7 @@ describe("the script client's script", () => {
     expect(final).toMatchObject({status: 'failed', reason: 'spawn', detail: expect.stringMatching(sentence)})
     expect(final.detail).toMatch(/^the script of architect cannot be used: /)
     expect(printed.join('\n')).not.toContain('LEAKED')
+    expect(readdirSync(join(harness!.repo.root, '.mesh', '.runtime', 'chat')).filter((name) => name.startsWith('private-'))).toEqual([])
   })
 
   it('inside its folder, as a plain file, is played (a path of the repository too)', async () => {
