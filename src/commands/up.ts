@@ -39,6 +39,8 @@ Prints one table of addresses; Ctrl-C stops everything. See docs/daemon.md, Whol
         else if (event.event === 'retry' || event.event === 'register_failed' || event.event === 'stopped') process.stderr.write(`directory agent: ${printable(String((event.error as {message?: string})?.message ?? event.error ?? event.event))}\n`)
       },
     })
+    // What the daemon's /health warns about (a refused clients file, say) comes with the table, as with `mesh serve`.
+    const warnings = await network.daemon.daemon.warnings()
     const up = {
       event: 'up',
       root,
@@ -46,6 +48,7 @@ Prints one table of addresses; Ctrl-C stops everything. See docs/daemon.md, Whol
       registry: network.registry,
       relay: network.relay,
       agent: network.agent,
+      warnings,
     }
     if (json) process.stdout.write(JSON.stringify(up) + '\n')
     else {
@@ -58,6 +61,7 @@ Prints one table of addresses; Ctrl-C stops everything. See docs/daemon.md, Whol
       const width = Math.max(...rows.map((r) => r[1].length))
       this.log(`mesh network of ${root}`)
       for (const [name, address, note] of rows) this.log(`  ${name.padEnd(9)}${address.padEnd(width + 2)}${note}`)
+      for (const warning of warnings) this.log(`  warning: ${warning}`)
       this.log('Ctrl-C stops everything.')
     }
     const signal = await new Promise<NodeJS.Signals>((done) => {

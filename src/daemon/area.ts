@@ -6,8 +6,8 @@ export interface DaemonArea {
   routes: Route[]
   start?(): Promise<void> | void
   close?(): Promise<void> | void
-  /** Warnings for /health, read at each call. */
-  warnings?(): string[]
+  /** Warnings for /health (and `mesh serve`'s start line), read at each call. */
+  warnings?(): string[] | Promise<string[]>
   /** Fields of its own for the /health answer (e.g. `transport`), read at each call; core fields win a clash. */
   health?(): Record<string, unknown>
 }

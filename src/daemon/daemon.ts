@@ -43,6 +43,8 @@ export interface Daemon {
   context: DaemonContext
   settings(): DaemonSettings
   service: MeshService
+  /** What /health warns about now (`mesh serve` prints it with its start line). */
+  warnings(): Promise<string[]>
 }
 
 export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
@@ -73,7 +75,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
 
   const startedAt = new Date(clock()).toISOString()
   const areas = (options.areas ?? DEFAULT_AREAS).map((build) => build(context))
-  const tables = [healthRoutes(context, {endpoint: options.endpoint ?? (() => ''), startedAt, warnings: areas.flatMap((a) => (a.warnings ? [a.warnings] : [])), extra: areas.flatMap((a) => (a.health ? [a.health] : []))}), debugRoutes(context), ...areas.map((a) => a.routes)]
+  const health = healthRoutes(context, {endpoint: options.endpoint ?? (() => ''), startedAt, warnings: areas.flatMap((a) => (a.warnings ? [() => a.warnings!()] : [])), extra: areas.flatMap((a) => (a.health ? [a.health] : []))})
+  const tables = [health.routes, debugRoutes(context), ...areas.map((a) => a.routes)]
   const middleware = createDaemonMiddleware(context, tables)
   const socket = createEventsSocket(context)
 
@@ -96,5 +99,5 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       await debug.close()
     },
   }
-  return {context, settings: () => settings, service}
+  return {context, settings: () => settings, service, warnings: health.warnings}
 }

@@ -24,20 +24,28 @@ export interface Detached {
   pid: number
   /** True when a daemon already served the project (nothing was started). */
   already: boolean
+  /** What its /health warns about (printed with the start line). */
+  warnings: string[]
 }
 
-async function healthAnswers(url: string): Promise<boolean> {
+/** The warnings of a daemon's /health when it answers, else null. */
+async function healthAnswers(url: string): Promise<string[] | null> {
   try {
     const response = await fetch(`${url}/health`, {signal: AbortSignal.timeout(1000)})
-    return response.ok
+    if (!response.ok) return null
+    const body = (await response.json().catch(() => ({}))) as {warnings?: unknown}
+    return Array.isArray(body.warnings) ? body.warnings.filter((warning): warning is string => typeof warning === 'string') : []
   } catch {
-    return false
+    return null
   }
 }
 
 export async function detachDaemon(options: {root: string; port?: number; logLevel: string; /** Flags passed on as given (the chat limits). */ extraArgs?: string[]}): Promise<Detached> {
   const found = await locateDaemon(options.root)
-  if (found.state === 'running' && (await healthAnswers(found.url))) return {url: found.url, pid: found.runtime.pid, already: true}
+  if (found.state === 'running') {
+    const warnings = await healthAnswers(found.url)
+    if (warnings) return {url: found.url, pid: found.runtime.pid, already: true, warnings}
+  }
   // The log is opened without following a link (issue 18): a linked .mesh, .runtime/ or daemon.log is refused.
   await assertRealMeshFolder(options.root)
   const logPath = meshPath(options.root, DETACH_LOG)
@@ -52,7 +60,10 @@ export async function detachDaemon(options: {root: string; port?: number; logLev
   while (Date.now() < deadline) {
     if (exited !== null) break
     const now = await locateDaemon(options.root)
-    if (now.state === 'running' && now.runtime.pid === child.pid && (await healthAnswers(now.url))) return {url: now.url, pid: child.pid, already: false}
+    if (now.state === 'running' && now.runtime.pid === child.pid) {
+      const warnings = await healthAnswers(now.url)
+      if (warnings) return {url: now.url, pid: child.pid, already: false, warnings}
+    }
     await sleep(POLL_MS)
   }
   const printed = ((await readContainedText(meshPath(options.root), DETACH_LOG).catch(() => null)) ?? '').split('\n').filter(Boolean).slice(-3).join(' ').trim()

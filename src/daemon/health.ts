@@ -13,32 +13,39 @@ export interface HealthSources {
   /** The address the daemon serves at, e.g. http://127.0.0.1:5570. */
   endpoint(): string
   startedAt: string
-  /** Warnings other areas report (standard catch-up, git), read at each call. */
-  warnings?: Array<() => string[]>
+  /** Warnings other areas report (standard catch-up, git, refused clients files), read at each call. */
+  warnings?: Array<() => string[] | Promise<string[]>>
   /** Fields areas add to the /health answer (e.g. `transport`), read at each call. */
   extra?: Array<() => Record<string, unknown>>
 }
 
 const CONTEXT_CACHE_MS = 2_000
 
-export function healthRoutes(context: DaemonContext, sources: HealthSources): Route[] {
+export interface HealthReader {
+  routes: Route[]
+  /** The warnings /health answers now (also `mesh serve`'s start line). */
+  warnings(): Promise<string[]>
+}
+
+export function healthRoutes(context: DaemonContext, sources: HealthSources): HealthReader {
   let cached: {at: number; size: ContextTreeSize} | undefined
   const contextTree = async () => {
     const now = context.clock()
     if (!cached || now - cached.at > CONTEXT_CACHE_MS) cached = {at: now, size: await measureContextTree(context)}
     return cached.size
   }
-  return [
+  const collect = async (tree: ContextTreeSize) => [
+    ...(tree.over_budget ? [`context tree over budget: ${tree.words} words of ${tree.budget_words} (architect dispatch is refused until it is trimmed)`] : []),
+    ...(await Promise.all((sources.warnings ?? []).map((read) => read()))).flat(),
+  ]
+  const routes: Route[] = [
     {
       method: 'GET',
       path: '/health',
       auth: 'none',
       async handle() {
         const tree = await contextTree()
-        const warnings = [
-          ...(tree.over_budget ? [`context tree over budget: ${tree.words} words of ${tree.budget_words} (architect dispatch is refused until it is trimmed)`] : []),
-          ...(sources.warnings ?? []).flatMap((read) => read()),
-        ]
+        const warnings = await collect(tree)
         const body: Record<string, unknown> = {
           ok: true,
           implementation: IMPLEMENTATION,
@@ -78,4 +85,5 @@ export function healthRoutes(context: DaemonContext, sources: HealthSources): Ro
       }),
     },
   ]
+  return {routes, warnings: async () => collect(await contextTree())}
 }

@@ -1,5 +1,8 @@
 /** A scaffolded project with a daemon served in-process on port 0, for the daemon's tests. */
+import {mkdtempSync} from 'node:fs'
 import {request as httpRequest} from 'node:http'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {silentLogger} from '../../src/lib/log.js'
 import {startDaemon, type RunningDaemon, type StartDaemonOptions} from '../../src/daemon/start.js'
 import {makeRepo, type FixtureRepo} from '../standard/fixtures.js'
@@ -19,6 +22,8 @@ export interface DaemonHarness {
 process.env.MESH_STANDARD_URL ??= ''
 // Nor a connection attempt to their transport.endpoint (the transport tests pass their own env).
 process.env.MESH_DAEMON_TRANSPORT ??= 'off'
+// Nor the tester's own ~/.config/mesh (their clients.yaml, their trust records): an empty folder of the run's own.
+process.env.XDG_CONFIG_HOME = mkdtempSync(join(tmpdir(), 'mesh-config-'))
 
 export async function startHarness(options: Partial<StartDaemonOptions> & {repo?: FixtureRepo} = {}): Promise<DaemonHarness> {
   const repo = options.repo ?? makeRepo()

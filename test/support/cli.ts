@@ -7,6 +7,9 @@
  * tmux) run `cliCommandLine(…)` with `cliEnv(…)`.
  */
 import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process'
+import {mkdtempSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 export const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
@@ -37,7 +40,14 @@ export interface CliResult {
  */
 export function cliEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('MESH_')))
-  return {...inherited, CI: 'true', NO_COLOR: '1', MESH_STANDARD_URL: '', MESH_DAEMON_TRANSPORT: 'off', MESH_SECRETS_BACKEND: 'file', ...env}
+  return {...inherited, CI: 'true', NO_COLOR: '1', MESH_STANDARD_URL: '', MESH_DAEMON_TRANSPORT: 'off', MESH_SECRETS_BACKEND: 'file', XDG_CONFIG_HOME: emptyConfigDir(), ...env}
+}
+
+let configDir: string | undefined
+/** The tester's own ~/.config/mesh (their clients.yaml, their trust records) stays out of every run: an empty folder instead. */
+function emptyConfigDir(): string {
+  configDir ??= mkdtempSync(join(tmpdir(), 'mesh-config-'))
+  return configDir
 }
 
 const argv = (args: string[], nodeArgs: string[] = []) => [...nodeArgs, BIN, ...args]

@@ -31,15 +31,23 @@ The daemon serves the project on 127.0.0.1 only: on architect.port of .mesh/publ
     if (flags.detach) {
       const {detachDaemon} = await import('../../daemon/detach.js')
       const started = await detachDaemon({root, port: flags.port, logLevel: flags['log-level'], extraArgs: chatLimitArgs(flags)})
-      if (!this.jsonEnabled()) this.log(`mesh daemon ${started.already ? 'already serving' : 'serving'} ${root} on ${started.url} (pid ${started.pid}; \`mesh daemon stop\` stops it)`)
-      return {event: started.already ? 'already_running' : 'detached', url: started.url, pid: started.pid, root}
+      if (!this.jsonEnabled()) {
+        this.log(`mesh daemon ${started.already ? 'already serving' : 'serving'} ${root} on ${started.url} (pid ${started.pid}; \`mesh daemon stop\` stops it)`)
+        for (const warning of started.warnings) this.log(`  warning: ${warning}`)
+      }
+      return {event: started.already ? 'already_running' : 'detached', url: started.url, pid: started.pid, root, warnings: started.warnings}
     }
     const [{createLogger}, {startDaemon}] = await Promise.all([import('../../lib/log.js'), import('../../daemon/start.js')])
     const logger = createLogger({name: 'daemon', level: flags['log-level']})
     const running = await startDaemon({root, logger, port: flags.port, chat: chatLimitsOf(flags)})
-    const listening = {event: 'listening', url: running.url, port: running.port, pid: process.pid, root, version: running.runtime.version}
+    // What /health warns about (a refused clients file, say) comes with the start line, where the operator looks.
+    const warnings = await running.daemon.warnings()
+    const listening = {event: 'listening', url: running.url, port: running.port, pid: process.pid, root, version: running.runtime.version, warnings}
     if (this.jsonEnabled()) process.stdout.write(JSON.stringify(listening) + '\n')
-    else this.log(`mesh daemon serving ${root} on ${running.url} (Ctrl-C stops it)`)
+    else {
+      this.log(`mesh daemon serving ${root} on ${running.url} (Ctrl-C stops it)`)
+      for (const warning of warnings) this.log(`  warning: ${warning}`)
+    }
 
     const signal = await new Promise<NodeJS.Signals>((done) => {
       process.once('SIGINT', () => done('SIGINT'))

@@ -59,3 +59,8 @@ export const DEFAULT_CHAT_LIMITS: ChatLimits = {
 
 /** `c-3f9a…`: a prefix and 48 random bits in hex, enough to never collide within one project. */
 export const newId = (prefix: string) => `${prefix}${randomBytes(6).toString('hex')}`
+
+/** A script of the script client is a few replies; anything larger is refused (docs/daemon.md, The script client). */
+export const MAX_SCRIPT_BYTES = 1024 * 1024
+/** /health reads the clients files (and asks git whether one is tracked) at most this often. */
+export const CLIENT_WARNINGS_CACHE_MS = 2_000

@@ -9,10 +9,12 @@
  * delegation), then the conv is either scheduled again or idle.
  */
 import {conflict, MeshError, notFound, rateLimited} from '../../lib/errors.js'
+import {RUNTIME_DIR} from '../constants.js'
 import type {DaemonContext} from '../context.js'
 import {readMember} from '../team/cards.js'
-import {RECENT_TURNS_KEPT, newId} from './constants.js'
+import {CHAT_RUNTIME_DIR, RECENT_TURNS_KEPT, newId} from './constants.js'
 import {loadConversations, newConversation, saveConversation, type StoredConversation} from './conversations.js'
+import {sweepPrivateFolders} from './private-files.js'
 import {startTurn, type StartedTurn} from './turn.js'
 import type {ChatEngine, ConversationView, FinalHook, SubmitResult, TurnFinal, TurnInput} from './types.js'
 import type {ChatUserData} from './wire.js'
@@ -26,6 +28,7 @@ export interface TurnRecord {
   profile?: string
   text?: string
   reason?: string
+  detail?: string
   started_at?: string
   finished_at?: string
 }
@@ -131,7 +134,7 @@ export function createChatEngine(context: DaemonContext): Engine {
 
   async function afterFinal(state: ConvState, taken: Pending[], final: TurnFinal) {
     state.running!.finishing = true
-    const record: TurnRecord = {turn_id: final.turn_id, conv: final.conv, member: final.member, profile: final.profile, status: final.status, text: final.text, reason: final.reason, started_at: final.started_at, finished_at: final.finished_at}
+    const record: TurnRecord = {turn_id: final.turn_id, conv: final.conv, member: final.member, profile: final.profile, status: final.status, text: final.text, reason: final.reason, ...(final.detail ? {detail: final.detail} : {}), started_at: final.started_at, finished_at: final.finished_at}
     for (const p of taken) turns.set(p.ticket, record)
     if (final.status === 'done') state.stored.turns++
     state.stored.last_final_at = final.finished_at
@@ -184,6 +187,9 @@ export function createChatEngine(context: DaemonContext): Engine {
 
   return {
     async start() {
+      // The private folders of turns a killed daemon never finished: their prompts go now.
+      const swept = await sweepPrivateFolders(context.meshPath(RUNTIME_DIR, CHAT_RUNTIME_DIR))
+      if (swept > 0) context.debug.log({lvl: 'info', tag: 'boot', msg: `removed ${swept} private turn folder(s) left by a daemon that did not stop cleanly`})
       for (const stored of await loadConversations(context)) convs.set(stored.conv, {stored, pending: [], running: null, ready: false})
     },
 

@@ -7,6 +7,8 @@
 import type {DaemonArea} from '../area.js'
 import type {DaemonContext} from '../context.js'
 import {createAsks} from './ask.js'
+import {loadClients} from './clients/sources.js'
+import {CLIENT_WARNINGS_CACHE_MS} from './constants.js'
 import {startDelegation} from './delegation/index.js'
 import {createChatEngine} from './engine.js'
 import {startQueueDispatch, type QueueDispatch} from './queue/dispatcher.js'
@@ -22,6 +24,15 @@ export function chatArea(context: DaemonContext): DaemonArea {
   engine.onFinal(asks.finalHook)
   const delegation = startDelegation(context, engine)
   let queue: QueueDispatch | null = null
+  // /health is polled: the clients files (and git, asked whether one is tracked) are read at most every 2 s.
+  let clientWarnings: {at: number; warnings: Promise<string[]>} | null = null
+  const warnings = () => {
+    const now = context.clock()
+    if (!clientWarnings || now - clientWarnings.at > CLIENT_WARNINGS_CACHE_MS) {
+      clientWarnings = {at: now, warnings: loadClients({root: context.root}).then((state) => state.warnings, (error: Error) => [`the clients files cannot be read: ${error.message}`])}
+    }
+    return clientWarnings.warnings
+  }
   return {
     name: 'chat',
     routes: [...chatRoutes(context, engine), ...asks.routes, ...queueRoutes(context, engine), ...delegation.routes],
@@ -34,6 +45,7 @@ export function chatArea(context: DaemonContext): DaemonArea {
       await engine.close()
       await delegation.flush()
     },
+    warnings,
     health: () => {
       const convs = engine.conversations()
       return {chat: {live_turns: convs.filter((conv) => conv.live).length, waiting: convs.reduce((sum, conv) => sum + conv.waiting, 0)}}

@@ -7,17 +7,20 @@
  * the process did. Scheduling and hooks are the engine's.
  */
 import {rm} from 'node:fs/promises'
-import {isAbsolute, relative, resolve} from 'node:path'
+import {join} from 'node:path'
 import {writeContainedFile} from '../../lib/contained-files.js'
 import type {DaemonContext} from '../context.js'
 import {RUNTIME_DIR} from '../constants.js'
 import {boundariesFor} from '../team/boundaries.js'
 import {listCards, readMember, type MemberCard} from '../team/cards.js'
-import {buildCall, loadClients} from './clients/resolve.js'
-import {CHAT_RUNTIME_DIR} from './constants.js'
+import {buildCall} from './clients/resolve.js'
+import {clientFor, loadClients} from './clients/sources.js'
+import {CHAT_RUNTIME_DIR, MAX_SCRIPT_BYTES} from './constants.js'
 import {DEFAULT_PINNED, readContextSlice} from './context-slice.js'
 import type {StoredConversation} from './conversations.js'
 import {parseMarkers} from './markers.js'
+import {createPrivateFolder, type PrivateFolder} from './private-files.js'
+import {ProjectFileError, readProjectFileNoFollow} from './project-file.js'
 import {systemPrompt, teammateCatalog, turnText} from './prompt.js'
 import {parseAnchor} from './resolution/anchor.js'
 import {runTurnProcess, type RunningTurn, type RunOutcome} from './runner.js'
@@ -32,11 +35,28 @@ export interface TurnStart {
   profile: string
 }
 
-/** Where the script client finds a member's script: `.mesh/scripts/<name>.yaml`, or a path inside the repository. */
-export function scriptPath(context: Pick<DaemonContext, 'root' | 'meshPath'>, name: string): string | null {
-  const path = name.includes('/') || name.endsWith('.yaml') || name.endsWith('.yml') ? resolve(context.root, name) : context.meshPath('scripts', `${name}.yaml`)
-  const inside = relative(context.root, path)
-  return inside.startsWith('..') || isAbsolute(inside) ? null : path
+/**
+ * Where the script client finds a member's script, relative to the project
+ * root: `.mesh/scripts/<name>.yaml`, or a path inside the repository when the
+ * name has a `/` or ends in `.yaml`/`.yml`.
+ */
+export function scriptPath(name: string): string {
+  return name.includes('/') || name.endsWith('.yaml') || name.endsWith('.yml') ? name : join('.mesh', 'scripts', `${name}.yaml`)
+}
+
+/**
+ * The member's script, copied into the turn's private folder: read without
+ * following a link at any step and only from inside its folder (issue 18), so
+ * the script client reads exactly the bytes checked here.
+ */
+async function privateScript(context: DaemonContext, folder: PrivateFolder, owner: MemberCard, name: string): Promise<string> {
+  const path = scriptPath(name)
+  try {
+    return await folder.write('script.yaml', await readProjectFileNoFollow(context.root, path, MAX_SCRIPT_BYTES))
+  } catch (error) {
+    if (error instanceof ProjectFileError) throw new Error(`the script of ${owner.id} cannot be used: ${error.message}`)
+    throw error
+  }
 }
 
 async function firstTurnSystem(context: DaemonContext, card: MemberCard): Promise<string> {
@@ -63,9 +83,11 @@ export function startTurn(context: DaemonContext, start: TurnStart): StartedTurn
   const turnFile = context.meshPath(...turnFileRelative.split('/'))
   let running: RunningTurn | null = null
   let stopped = false
+  let folder: PrivateFolder | null = null
 
   const finish = async (outcome: RunOutcome): Promise<TurnFinal> => {
     await rm(turnFile, {force: true}).catch(() => {})
+    await folder?.remove()
     const raw = lines.join('\n')
     const {markers, text} = parseMarkers(raw)
     const final: TurnFinal = {
@@ -74,7 +96,7 @@ export function startTurn(context: DaemonContext, start: TurnStart): StartedTurn
       member: conv.member,
       profile,
       status: outcome.status,
-      ...(outcome.reason ? {reason: outcome.reason} : {}),
+      ...(outcome.reason ? {reason: outcome.reason, ...(outcome.detail ? {detail: outcome.detail} : {})} : {}),
       exit_code: outcome.exit_code,
       text,
       raw,
@@ -108,32 +130,36 @@ export function startTurn(context: DaemonContext, start: TurnStart): StartedTurn
     if (owner.problem) throw new Error(`the card of ${owner.id} cannot be used: ${owner.problem}`)
     if (card.problem) throw new Error(`the card of ${card.id} cannot be used: ${card.problem}`)
     const clientName = owner.client ?? 'claude'
-    const template = (await loadClients(context))[clientName]
-    if (!template) throw new Error(`unknown client ${JSON.stringify(clientName)} on ${owner.id}'s card; known: claude, codex, gemini, script, and those of .mesh/agents/clients.yaml`)
+    // Read afresh each turn: a file trusted, changed or committed since the last one counts now.
+    const chosen = clientFor(await loadClients({root: context.root}), clientName)
+    if ('refused' in chosen) throw new Error(`${owner.id}'s client ${clientName} cannot run: ${chosen.refused}`)
+    const {template} = chosen
     const model = owner.model ?? (template.defaultModel || owner.id)
-    const script = clientName === 'script' ? scriptPath(context, model) : ''
-    if (script === null) throw new Error(`the script ${model} of ${owner.id} is outside the repository`)
+    folder = await createPrivateFolder(context.meshPath(RUNTIME_DIR, CHAT_RUNTIME_DIR))
+    const script = clientName === 'script' ? await privateScript(context, folder, owner, model) : ''
     const stateless = template.resume === undefined
     const first = conv.turns === 0 || stateless
     let text = turnText(inputs, anchor)
     if (card !== owner) text = `For this turn only you act as ${card.id} (${card.title ?? card.id}):\n\n${card.prompt.trim()}\n\n---\n\n${text}`
     const system = first ? await firstTurnSystem(context, owner) : null
-    const call = buildCall(template, {model, session: conv.session_id, system, prompt: text, effort: owner.effort, script: script ?? '', firstTurn: first})
-    // A linked .runtime/ folder is refused (issue 18): the turn fails rather than write outside .mesh/.
-    await writeContainedFile(context.meshPath(), turnFileRelative, JSON.stringify({conv: conv.conv, member: conv.member, profile, turn: conv.turns + 1, session: conv.session_id, text, request_ids: inputs.flatMap((input) => input.request_ids ?? []), anchor}))
+    const call = buildCall(template, {model, session: conv.session_id, system, prompt: text, effort: owner.effort, script, firstTurn: first, systemFile: join(folder.path, 'system.md'), promptFile: join(folder.path, 'prompt.md')})
+    for (const file of call.files) await folder.write(file.path.slice(folder.path.length + 1), file.content)
+    // The turn file holds the asker's text: the owner's alone, like the private files. A linked .runtime/
+    // folder is refused (issue 18): the turn fails rather than write outside .mesh/.
+    await writeContainedFile(context.meshPath(), turnFileRelative, JSON.stringify({conv: conv.conv, member: conv.member, profile, turn: conv.turns + 1, session: conv.session_id, text, request_ids: inputs.flatMap((input) => input.request_ids ?? []), anchor}), {mode: 0o600})
     context.timeline.append('chat.turn.started', {author: 'daemon', text: '', conv: conv.conv, turn_id, member: conv.member, profile, client: clientName, model, origin: inputs[0].origin, resumed: call.resumed} satisfies ChatTurnStartedData)
-    return {call, timeoutMs: context.chatLimits.turnTimeoutMs}
+    return {call, timeoutMs: context.chatLimits.turnTimeoutMs, scriptName: clientName === 'script' ? scriptPath(model) : null}
   })()
 
   const final = prepared.then(
-    ({call, timeoutMs}) => {
+    ({call, timeoutMs, scriptName}) => {
       if (stopped) return finish({status: 'failed', reason: 'shutdown', exit_code: null, signal: null, detail: 'the daemon stopped before the turn began'})
       let seq = 0
       running = runTurnProcess({
         argv: call.argv,
         stdin: call.stdin,
         cwd: context.root,
-        env: {...(process.env as Record<string, string>), MESH_TURN_FILE: turnFile, MESH_CONV: conv.conv, MESH_MEMBER: profile, MESH_TURN_ID: turn_id},
+        env: {...(process.env as Record<string, string>), MESH_TURN_FILE: turnFile, MESH_CONV: conv.conv, MESH_MEMBER: profile, MESH_TURN_ID: turn_id, ...(scriptName ? {MESH_SCRIPT_NAME: scriptName} : {})},
         timeoutMs,
         onLine(line) {
           lines.push(line)

@@ -47,6 +47,8 @@ export interface TurnFinal {
   profile: string
   status: 'done' | 'failed'
   reason?: TurnFailure
+  /** Why a failed turn failed, in a sentence (a refused clients file, stderr's tail, the timeout). */
+  detail?: string
   exit_code: number | null
   /** The final message as the operator sees it: markers removed. */
   text: string

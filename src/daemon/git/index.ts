@@ -35,6 +35,8 @@ export interface GitAreaOptions {
 }
 
 export interface GitArea extends DaemonArea {
+  /** The git area knows its warnings at once (the last pull's and commit's). */
+  warnings(): string[]
   /** One pull now (queued behind any running git work); null when auto_pull is off or the daemon stops. */
   pullNow(): Promise<PullOutcome | null>
   /** Commits what is waiting in the batch window now; null when nothing waits. */

@@ -78,6 +78,8 @@ describe('a turn through the script client', () => {
     }
     const view = await harness.call('GET', `/chat/conv/${conv}`, {auth: true})
     expect(view.body).toMatchObject({conv, live: false, waiting: 0, turns: 2})
+    // However each turn ended, its private folder (the copy of the script) went with it.
+    expect(readdirSync(join(harness.repo.root, '.mesh', '.runtime', 'chat')).filter((name) => name.startsWith('private-'))).toEqual([])
   })
 
   it('refuses a message to a busy conversation, and new turns at capacity with 429', async () => {

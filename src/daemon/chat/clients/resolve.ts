@@ -1,15 +1,11 @@
 /**
- * From a member's card to the process a turn runs: the client's template
- * (the defaults, or this machine's `.mesh/agents/clients.yaml`), its model
- * and effort, and the placeholders filled in. docs/daemon.md, Clients.
+ * From a template to the process a turn runs: the placeholders filled in,
+ * what goes to stdin, and which private files the process reads (the system
+ * prompt, or the prompt for a CLI without stdin). Pure: the turn writes the
+ * files. docs/daemon.md, Clients.
  */
-import {readFile} from 'node:fs/promises'
 import {fileURLToPath} from 'node:url'
-import {parse} from 'yaml'
-import type {DaemonContext} from '../../context.js'
-import {DEFAULT_CLIENTS, EFFORTS, type ClientTemplate, type Effort} from './templates.js'
-
-export const CLIENTS_FILE = 'agents/clients.yaml'
+import {EFFORTS, type ClientTemplate, type Effort} from './templates.js'
 
 /**
  * The script client always runs from the built package (dist/), also when the
@@ -17,53 +13,15 @@ export const CLIENTS_FILE = 'agents/clients.yaml'
  */
 export const SCRIPT_CLIENT_PATH = fileURLToPath(new URL('../../../../dist/daemon/chat/script/main.js', import.meta.url))
 
-const strings = (value: unknown): value is string[] => Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string')
-
-/** This machine's templates over the defaults; an unusable entry is skipped and said in the debug stream. */
-export async function loadClients(context: Pick<DaemonContext, 'meshPath' | 'debug'>): Promise<Record<string, ClientTemplate>> {
-  const clients: Record<string, ClientTemplate> = {...DEFAULT_CLIENTS}
-  let text: string
-  try {
-    text = await readFile(context.meshPath(...CLIENTS_FILE.split('/')), 'utf8')
-  } catch {
-    return clients
-  }
-  let data: unknown
-  try {
-    data = parse(text)
-  } catch (error) {
-    context.debug.log({lvl: 'warn', tag: 'chat.clients', msg: `.mesh/${CLIENTS_FILE} is not valid YAML (${(error as Error).message.split('\n')[0]}); the default clients apply`})
-    return clients
-  }
-  const entries = (data as {clients?: unknown} | null)?.clients
-  if (!entries || typeof entries !== 'object') return clients
-  for (const [name, raw] of Object.entries(entries as Record<string, unknown>)) {
-    const entry = (raw ?? {}) as Record<string, unknown>
-    const base = clients[name]
-    const command = entry.command ?? base?.command
-    if (!strings(command) || (entry.resume !== undefined && entry.resume !== null && !strings(entry.resume))) {
-      context.debug.log({lvl: 'warn', tag: 'chat.clients', msg: `.mesh/${CLIENTS_FILE}: client ${name} needs \`command\` (and \`resume\`, if given) as a list of strings; skipped`})
-      continue
-    }
-    clients[name] = {
-      command,
-      resume: entry.resume === null ? undefined : ((entry.resume as string[] | undefined) ?? (entry.command ? undefined : base?.resume)),
-      system: entry.system === 'argument' || entry.system === 'prompt' ? entry.system : (base?.system ?? 'prompt'),
-      stdin: typeof entry.stdin === 'boolean' ? entry.stdin : (base?.stdin ?? true),
-      defaultModel: typeof entry.model === 'string' ? entry.model : (base?.defaultModel ?? ''),
-      effort: (entry.effort as ClientTemplate['effort']) ?? base?.effort,
-    }
-  }
-  return clients
-}
-
 export interface ClientCall {
-  /** The program and its arguments. */
+  /** The program and its arguments: no project or asker text in them. */
   argv: string[]
   /** What is written to stdin, or null (stdin closed at once). */
   stdin: string | null
   /** Whether this call resumes the client's own session (later turns of clients with `resume`). */
   resumed: boolean
+  /** The private files the arguments name, with their content; the turn writes them before the process starts. */
+  files: Array<{path: string; content: string}>
 }
 
 export interface CallVars {
@@ -77,28 +35,42 @@ export interface CallVars {
   /** The script file of the `script` client. */
   script: string
   firstTurn: boolean
+  /** Where `{system_file}` and `{prompt_file}` would be written (inside the turn's private folder). */
+  systemFile: string
+  promptFile: string
 }
 
 /** Fills a template in; `{effort}` standing alone expands to zero or more arguments. */
 export function buildCall(template: ClientTemplate, vars: CallVars): ClientCall {
   const resumed = !vars.firstTurn && template.resume !== undefined
   const system = resumed ? null : vars.system
-  // A client that takes no system argument gets the system prompt ahead of the text.
+  // A client that reads no system prompt file gets the system prompt ahead of the text.
   const prompt = system !== null && template.system === 'prompt' ? `${system}\n\n---\n\n${vars.prompt}` : vars.prompt
   const effort = EFFORTS.includes(vars.effort as Effort) ? (template.effort?.[vars.effort as Effort] ?? []) : []
   const values: Record<string, string> = {
     model: vars.model,
     session: vars.session,
-    system: system ?? '',
-    prompt,
+    system_file: vars.systemFile,
+    prompt_file: vars.promptFile,
     node: process.execPath,
     script_client: SCRIPT_CLIENT_PATH,
     script: vars.script,
   }
+  const used = new Set<string>()
   const argv: string[] = []
   for (const part of resumed ? template.resume! : template.command) {
     if (part === '{effort}') argv.push(...effort)
-    else argv.push(part.replace(/\{([a-z_]+)\}/g, (whole, name: string) => values[name] ?? whole))
+    else
+      argv.push(
+        part.replace(/\{([a-z_]+)\}/g, (whole, name: string) => {
+          if (!(name in values)) return whole
+          used.add(name)
+          return values[name]
+        }),
+      )
   }
-  return {argv, stdin: template.stdin ? prompt : null, resumed}
+  const files: ClientCall['files'] = []
+  if (used.has('system_file')) files.push({path: vars.systemFile, content: template.system === 'file' ? (system ?? '') : ''})
+  if (used.has('prompt_file')) files.push({path: vars.promptFile, content: prompt})
+  return {argv, stdin: template.stdin ? prompt : null, resumed, files}
 }

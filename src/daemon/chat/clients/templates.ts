@@ -2,15 +2,39 @@
  * How the daemon runs each assistant CLI (spec: a turn runs through the
  * member's `client`): a command template per client. Three assistant CLIs
  * ship as defaults, plus the built-in deterministic `script` client. A
- * machine overrides or adds clients in `.mesh/agents/clients.yaml` (per
- * machine, never committed: where a CLI lives and how it is called is this
- * machine's business). docs/daemon.md, Clients.
+ * machine overrides or adds clients in the user's own
+ * `~/.config/mesh/clients.yaml`, or in the project's `.mesh/agents/clients.yaml`
+ * once the operator trusted its exact bytes (`mesh trust`); sources.ts.
+ * docs/daemon.md, Clients.
  *
- * Placeholders in `command` and `resume`: `{model}`, `{session}` (the conv's
- * session uuid), `{system}` (the system prompt, for clients that take it as
- * an argument), `{prompt}` (the whole prompt as one argument, for clients that
- * do not read stdin), `{node}`, `{script_client}`, `{script}`; `{effort}`
- * expands to the `effort` arguments of the member's effort, or to nothing.
+ * No project or asker text ever goes into an argument (issue 18: every local
+ * user can read a process's arguments in /proc/<pid>/cmdline). The prompt
+ * goes to stdin; the system prompt goes ahead of it on stdin, or into a
+ * private file (mode 0600 in a 0700 folder, removed when the turn ends) for a
+ * CLI that reads it from a file it is named by. So the placeholders are
+ * `{model}`, `{session}` (the conv's session uuid), `{system_file}` (the path
+ * of that private system-prompt file), `{prompt_file}` (the same for the
+ * prompt, for a CLI that reads no stdin), `{node}`, `{script_client}`,
+ * `{script}`; `{effort}` expands to the `effort` arguments of the member's
+ * effort, or to nothing. `{system}` and `{prompt}` (the texts themselves) are
+ * refused.
+ *
+ * How each CLI is driven, as its own documentation says:
+ * - Claude Code (https://code.claude.com/docs/en/cli-reference, "CLI flags"
+ *   and "System prompt flags"): `-p` prints the answer and exits, reading the
+ *   prompt from stdin when it is piped (`cat file | claude -p`);
+ *   `--append-system-prompt-file <path>` loads text from a file and appends it
+ *   to the default system prompt (documented for print mode); `--session-id
+ *   <uuid>` names a new session, `--resume <id>` continues it.
+ * - Codex (`codex exec --help`; openai/codex codex-rs/exec/src/cli.rs):
+ *   `codex exec [OPTIONS] [PROMPT]`, where a PROMPT of `-` (or none) reads the
+ *   instructions from stdin; `-m/--model`, `-c key=value`,
+ *   `--skip-git-repo-check`.
+ * - Gemini CLI (https://geminicli.com/docs/cli/headless and
+ *   docs/cli/cli-reference.md of google-gemini/gemini-cli): when stdin is not a
+ *   terminal the CLI runs headless and reads its prompt from stdin
+ *   (`echo "…" | gemini`); `--prompt` is only appended to that input, so it is
+ *   not used; `-m/--model`.
  */
 import {MEMBER_EFFORTS} from '../../../protocol/team.js'
 
@@ -22,9 +46,9 @@ export interface ClientTemplate {
   command: string[]
   /** argv of later turns for clients that resume a session by its id; absent: every turn starts fresh. */
   resume?: string[]
-  /** Where the system prompt goes: an argument (`{system}`), or ahead of the prompt text. */
-  system: 'argument' | 'prompt'
-  /** Whether the prompt is written to stdin (else it is in `{prompt}`). */
+  /** Where the system prompt goes: a private file named by `{system_file}`, or ahead of the prompt text. */
+  system: 'file' | 'prompt'
+  /** Whether the prompt is written to stdin (else into the private file `{prompt_file}`). */
   stdin: boolean
   /** spec: `model` defaults to the strongest alias the client offers. */
   defaultModel: string
@@ -32,12 +56,12 @@ export interface ClientTemplate {
   effort?: Partial<Record<Effort, string[]>>
 }
 
-/** The defaults (verified against each CLI's `--help` of late 2026; a machine may override any of them). */
+/** The defaults (each CLI's documented headless flags, sources above; a machine may override any of them). */
 export const DEFAULT_CLIENTS: Record<string, ClientTemplate> = {
   claude: {
-    command: ['claude', '-p', '--model', '{model}', '--session-id', '{session}', '--append-system-prompt', '{system}', '--output-format', 'text'],
+    command: ['claude', '-p', '--model', '{model}', '--session-id', '{session}', '--append-system-prompt-file', '{system_file}', '--output-format', 'text'],
     resume: ['claude', '-p', '--model', '{model}', '--resume', '{session}', '--output-format', 'text'],
-    system: 'argument',
+    system: 'file',
     stdin: true,
     defaultModel: 'opus',
   },
@@ -54,9 +78,9 @@ export const DEFAULT_CLIENTS: Record<string, ClientTemplate> = {
     },
   },
   gemini: {
-    command: ['gemini', '--model', '{model}', '--prompt', '{prompt}'],
+    command: ['gemini', '--model', '{model}'],
     system: 'prompt',
-    stdin: false,
+    stdin: true,
     defaultModel: 'gemini-2.5-pro',
   },
   /** The built-in deterministic client: replies from a script file (docs/daemon.md, The script client). */
@@ -66,4 +90,12 @@ export const DEFAULT_CLIENTS: Record<string, ClientTemplate> = {
     stdin: true,
     defaultModel: '',
   },
+}
+
+/** Placeholders a template may use; anything else in braces is left as written. */
+export const PLACEHOLDERS = ['model', 'session', 'system_file', 'prompt_file', 'node', 'script_client', 'script', 'effort'] as const
+/** Placeholders that would put project or asker text into the process list, with what to use instead. */
+export const REFUSED_PLACEHOLDERS: Record<string, string> = {
+  system: '`{system_file}` (a private file) or `system: prompt`',
+  prompt: 'stdin, or `{prompt_file}` (a private file) with `stdin: false`',
 }

@@ -18,11 +18,13 @@ function fail(message: string): never {
 async function main() {
   const path = process.argv[2]
   if (!path) fail('no script file given')
+  // The daemon hands over a private copy of the member's script; messages name the script as the card does.
+  const shown = process.env.MESH_SCRIPT_NAME || path
   let script
   try {
     script = parseScript(readFileSync(path, 'utf8'))
   } catch (error) {
-    fail(`${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such script file' : (error as Error).message}`)
+    fail(`${shown}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such script file' : (error as Error).message}`)
   }
   let facts: TurnFacts
   try {
@@ -35,7 +37,7 @@ async function main() {
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
 
   const reply = pickReply(script, facts)
-  if (!reply) fail(`no reply of ${path} matches turn ${facts.turn} (${JSON.stringify(facts.text.slice(0, 80))}) and there is no default`)
+  if (!reply) fail(`no reply of ${shown} matches turn ${facts.turn} (${JSON.stringify(facts.text.slice(0, 80))}) and there is no default`)
   if (reply.stderr) process.stderr.write(fillIn(reply.stderr, facts) + '\n')
   if (reply.garbage) process.stdout.write(Buffer.from([0xff, 0xfe, 0x00, 0x1b, 0x5b, 0x33, 0x31, 0x6d, 0xc3, 0x28, 0x0a, 0x07, 0x08, 0x0a]))
   for (const line of fillIn(reply.say ?? '', facts).replace(/\n+$/, '').split('\n')) {

@@ -1,0 +1,92 @@
+/**
+ * A clients file (`~/.config/mesh/clients.yaml`, or a trusted
+ * `.mesh/agents/clients.yaml`) read into templates over the ones below it.
+ * Pure: no file access. docs/daemon.md, Clients.
+ *
+ * Shape: `clients: {<name>: {command, resume?, system?, stdin?, model?, effort?}}`.
+ * Other top-level keys are left alone, so a later key (an access level per
+ * member, say) can be added without breaking today's files.
+ */
+import {parse} from 'yaml'
+import {REFUSED_PLACEHOLDERS, type ClientTemplate} from './templates.js'
+
+export interface ParsedClients {
+  /** Every client the file names, usable or not. */
+  names: string[]
+  /** The usable ones, each over its template from `base` where the file leaves a field out. */
+  templates: Record<string, ClientTemplate>
+  /** Why each unusable client cannot be used, in a sentence. */
+  unusable: Record<string, string>
+}
+
+export class ClientsFileError extends Error {
+  override name = 'ClientsFileError'
+}
+
+const strings = (value: unknown): value is string[] => Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string')
+
+const placeholdersIn = (argv: string[]) => argv.flatMap((part) => [...part.matchAll(/\{([a-z_]+)\}/g)].map((match) => match[1]))
+
+/** Why `template` cannot be used, in a sentence, or null. */
+function problemOf(name: string, template: ClientTemplate): string | null {
+  for (const argv of [template.command, ...(template.resume ? [template.resume] : [])]) {
+    for (const used of placeholdersIn(argv)) {
+      const instead = REFUSED_PLACEHOLDERS[used]
+      if (instead) return `client ${name} puts \`{${used}}\` in its arguments, where every local user can read it (/proc/<pid>/cmdline); use ${instead}`
+    }
+  }
+  if (template.system === 'file' && !placeholdersIn(template.command).includes('system_file')) return `client ${name} has \`system: file\` but its \`command\` has no \`{system_file}\``
+  if (!template.stdin) {
+    for (const argv of [template.command, ...(template.resume ? [template.resume] : [])]) {
+      if (!placeholdersIn(argv).includes('prompt_file')) return `client ${name} has \`stdin: false\` but \`${argv[0]} …\` has no \`{prompt_file}\`: the prompt would reach it nowhere`
+    }
+  }
+  return null
+}
+
+/**
+ * Parses `text` (what `where` names, for messages). Throws ClientsFileError
+ * when it is not YAML or not a mapping; entries that cannot be used are
+ * listed in `unusable`, never silently dropped.
+ */
+export function parseClientsFile(text: string, base: Record<string, ClientTemplate>, where: string): ParsedClients {
+  let data: unknown
+  try {
+    data = parse(text)
+  } catch (error) {
+    throw new ClientsFileError(`${where} is not valid YAML (${(error as Error).message.split('\n')[0]})`)
+  }
+  if (data === null || data === undefined) return {names: [], templates: {}, unusable: {}}
+  if (typeof data !== 'object' || Array.isArray(data)) throw new ClientsFileError(`${where} must be a mapping with a \`clients:\` key`)
+  const entries = (data as {clients?: unknown}).clients
+  if (entries === undefined || entries === null) return {names: [], templates: {}, unusable: {}}
+  if (typeof entries !== 'object' || Array.isArray(entries)) throw new ClientsFileError(`${where}: \`clients\` must map each client's name to its template`)
+  const parsed: ParsedClients = {names: [], templates: {}, unusable: {}}
+  for (const [name, raw] of Object.entries(entries as Record<string, unknown>)) {
+    parsed.names.push(name)
+    const entry = (raw ?? {}) as Record<string, unknown>
+    const below = base[name]
+    const command = entry.command ?? below?.command
+    if (!strings(command) || (entry.resume !== undefined && entry.resume !== null && !strings(entry.resume))) {
+      parsed.unusable[name] = `client ${name} needs \`command\` (and \`resume\`, if given) as a list of strings`
+      continue
+    }
+    if (entry.system !== undefined && entry.system !== 'file' && entry.system !== 'prompt') {
+      parsed.unusable[name] = `client ${name}: \`system\` is \`file\` (the private file {system_file}) or \`prompt\` (ahead of the text)${entry.system === 'argument' ? '; `argument` is gone, since an argument is readable by every local user' : ''}`
+      continue
+    }
+    const template: ClientTemplate = {
+      command,
+      resume: entry.resume === null ? undefined : ((entry.resume as string[] | undefined) ?? (entry.command ? undefined : below?.resume)),
+      // A command of the file's own takes the system prompt from a file when it names {system_file}, else ahead of the text.
+      system: (entry.system as ClientTemplate['system'] | undefined) ?? (entry.command ? (placeholdersIn(command).includes('system_file') ? 'file' : 'prompt') : (below?.system ?? 'prompt')),
+      stdin: typeof entry.stdin === 'boolean' ? entry.stdin : (below?.stdin ?? true),
+      defaultModel: typeof entry.model === 'string' ? entry.model : (below?.defaultModel ?? ''),
+      effort: (entry.effort as ClientTemplate['effort']) ?? below?.effort,
+    }
+    const problem = problemOf(name, template)
+    if (problem) parsed.unusable[name] = problem
+    else parsed.templates[name] = template
+  }
+  return parsed
+}
