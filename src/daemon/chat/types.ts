@@ -37,7 +37,27 @@ export type MarkerKind = 'report' | 'delegate' | 'become' | 'commit'
 
 export type Marker = {kind: MarkerKind; data: Record<string, unknown>} | {kind: 'invalid'; name: string; error: string}
 
-export type TurnFailure = 'exit' | 'timeout' | 'killed' | 'spawn' | 'output_too_large' | 'shutdown'
+/**
+ * Why a turn failed. `cancelled`: the operator stopped it (issue 19, See and
+ * stop); `daemon_lost`: the daemon that ran it was killed, and the next start
+ * reaped its client and wrote this final (issue 19, Recovery).
+ */
+export type TurnFailure = 'exit' | 'timeout' | 'killed' | 'spawn' | 'output_too_large' | 'shutdown' | 'cancelled' | 'daemon_lost'
+
+/**
+ * What a turn's client reported it used (issue 19, Cost and usage): each
+ * field null when the client did not report it (a `text` client reports
+ * none). `duration_ms` and `tool_calls` are the daemon's own count.
+ */
+export interface TurnUsage {
+  input_tokens: number | null
+  output_tokens: number | null
+  cache_read_tokens: number | null
+  cache_write_tokens: number | null
+  cost_usd: number | null
+  duration_ms: number
+  tool_calls: number
+}
 
 export interface TurnFinal {
   conv: string

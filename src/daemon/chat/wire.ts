@@ -8,9 +8,9 @@
  */
 import type {MemberSummary} from '../team/cards.js'
 import type {QueueItem} from './queue/queue-file.js'
-import type {ConversationView, SubmitResult, TurnAnchor, TurnFailure, TurnOrigin} from './types.js'
+import type {ConversationView, SubmitResult, TurnAnchor, TurnFailure, TurnOrigin, TurnUsage} from './types.js'
 
-export type {ConversationView, TurnAnchor, TurnFailure, TurnOrigin} from './types.js'
+export type {ConversationView, TurnAnchor, TurnFailure, TurnOrigin, TurnUsage} from './types.js'
 export type {TurnRecord} from './engine.js'
 export type {MemberSummary} from '../team/cards.js'
 export type {QueueFile, QueueItem, QueueStatus} from './queue/queue-file.js'
@@ -79,6 +79,26 @@ export interface ChatFinalData extends TimelineFields {
   detail?: string
   exit_code: number | null
   anchor?: TurnAnchor
+  /** What the client reported it used (issue 19); absent on finals written before usage was recorded. */
+  usage?: TurnUsage
+}
+
+/**
+ * `chat.tool`: one step of a client's tool activity (issue 19, Structured
+ * client streams), decoded from its structured stream. `text` is a one-line
+ * summary for people (`Edit src/app.ts`); `summary` the tool input in one
+ * line, secrets masked; `output` the tool's result, clipped.
+ */
+export interface ChatToolData extends TimelineFields {
+  turn_id: string
+  member: string
+  seq: number
+  /** The client's own id of this tool use, so a result joins its start. */
+  tool_use_id: string | null
+  tool: string
+  summary: string
+  status: 'started' | 'done' | 'failed'
+  output?: string
 }
 
 /** `delegation.opened` (delegation/delegate.ts); `text` is `<requester> → <member>: <brief's first line>`. */
