@@ -12,10 +12,11 @@ const dash = (value: string | null | undefined) => (value === null || value === 
 /** Where an exposed member's public card is served (docs/daemon-api.md, Team). */
 export const agentCardUrl = (daemonUrl: string, id: string) => `${daemonUrl}/team/${id}/.well-known/agent.json`
 
-/** The roster as aligned columns (problem last, so a long one does not push the others). */
-export function memberTable(members: MemberSummary[]): string[] {
-  const header = ['ID', 'TITLE', 'CLIENT', 'MODEL', 'EXPOSURE', 'PROBLEM']
-  const rows = members.map((m) => [dash(m.id), dash(m.title), dash(m.client), dash(m.model), m.exposure, dash(m.problem)])
+/** The roster as aligned columns (problem last, so a long one does not push the others); ACCESS when the daemon said it (issue 19). */
+export function memberTable(members: Array<MemberSummary & {access?: string | null}>): string[] {
+  const withAccess = members.some((m) => m.access !== undefined)
+  const header = ['ID', 'TITLE', 'CLIENT', 'MODEL', 'EXPOSURE', ...(withAccess ? ['ACCESS'] : []), 'PROBLEM']
+  const rows = members.map((m) => [dash(m.id), dash(m.title), dash(m.client), dash(m.model), m.exposure, ...(withAccess ? [m.access === null ? 'refused' : dash(m.access)] : []), dash(m.problem)])
   const widths = header.map((_, column) => Math.max(...[header, ...rows].map((row) => row[column].length)))
   return [header, ...rows].map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]))).join('  ').trimEnd())
 }

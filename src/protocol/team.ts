@@ -13,3 +13,10 @@ export const MEMBER_EXPOSURES = ['internal', 'external'] as const
 
 /** spec: effort tunes a member per instance. */
 export const MEMBER_EFFORTS = ['default', 'low', 'medium', 'high', 'max'] as const
+
+/**
+ * Issue 19, Access per member: what a member's client may do — `read` (no
+ * file edits, no shell writes), `edit` (edits in the repository), `full`
+ * (the CLI's own bypass). Lowest first.
+ */
+export const MEMBER_ACCESS_LEVELS = ['read', 'edit', 'full'] as const

@@ -19,8 +19,20 @@ export const DEFAULT_DELEGATION_FAN_OUT = 5
 
 /** One output line is cut here (a client printing one endless line must not hold the daemon's memory). */
 export const MAX_LINE_CHARS = 16 * 1024
-/** A turn printing more than this is killed (`output_too_large`). */
+/** A turn whose text and tool lines pass this is killed (`output_too_large`). */
 export const MAX_TURN_OUTPUT_BYTES = 1024 * 1024
+/**
+ * A structured stream (issue 19) repeats its text (deltas, whole messages,
+ * the result) and carries every tool's full output: its raw stdout may pass
+ * MAX_TURN_OUTPUT_BYTES while what the daemon keeps does not. Its raw bytes
+ * are bounded here instead, and one JSON line at MAX_STREAM_LINE_BYTES (a
+ * longer one is skipped, said in the debug stream).
+ */
+export const MAX_STREAM_BYTES = 64 * 1024 * 1024
+export const MAX_STREAM_LINE_BYTES = 4 * 1024 * 1024
+/** `chat.tool`: a tool's input in one line, and its output, are cut here. */
+export const MAX_TOOL_SUMMARY_CHARS = 200
+export const MAX_TOOL_OUTPUT_CHARS = 2_000
 /** The end of stderr kept to explain a failed turn. */
 export const STDERR_TAIL_BYTES = 4 * 1024
 /** Finished turns remembered for `GET /chat/turns/<id>` (the timeline keeps them all). */

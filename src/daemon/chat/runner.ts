@@ -1,14 +1,15 @@
 /**
  * Runs one turn's client process: spawns it in its own process group, writes
  * the prompt to stdin, hands each stdout line over as it comes, and ends with
- * how it ended. A turn that outlives the timeout, or prints more than
- * MAX_TURN_OUTPUT_BYTES, is killed (SIGTERM to the group, SIGKILL after
+ * how it ended. A turn that outlives the timeout, or prints more than its
+ * byte limit (MAX_TURN_OUTPUT_BYTES unless the request says otherwise), is
+ * killed (SIGTERM to the group, SIGKILL after
  * KILL_GRACE_MS) and ends `failed`; so does one that cannot start or exits
  * non-zero. Nothing here throws: every ending is a RunOutcome.
  */
 import {spawn, type ChildProcess} from 'node:child_process'
 import {KILL_GRACE_MS, MAX_TURN_OUTPUT_BYTES, STDERR_TAIL_BYTES} from './constants.js'
-import {splitLines} from './output-lines.js'
+import {splitLines, type SplitOptions} from './output-lines.js'
 import type {TurnFailure} from './types.js'
 
 export interface RunRequest {
@@ -18,6 +19,10 @@ export interface RunRequest {
   env: Record<string, string>
   timeoutMs: number
   onLine(line: string): void
+  /** How stdout is cut into lines (a structured stream: raw JSON lines, longer ones allowed). */
+  split?: SplitOptions
+  /** Raw stdout bytes past which the turn is killed (`output_too_large`); default MAX_TURN_OUTPUT_BYTES. */
+  maxBytes?: number
 }
 
 export interface RunOutcome {
@@ -67,11 +72,12 @@ export function runTurnProcess(request: RunRequest): RunningTurn {
   const timeout = setTimeout(() => kill('timeout'), request.timeoutMs)
   timeout.unref()
 
-  const lines = splitLines(request.onLine)
+  const maxBytes = request.maxBytes ?? MAX_TURN_OUTPUT_BYTES
+  const lines = splitLines(request.onLine, request.split)
   child.stdout!.on('data', (chunk: Buffer) => {
     if (killedFor) return
     outputBytes += chunk.length
-    if (outputBytes > MAX_TURN_OUTPUT_BYTES) return kill('output_too_large')
+    if (outputBytes > maxBytes) return kill('output_too_large')
     lines.push(chunk)
   })
   child.stderr!.on('data', (chunk: Buffer) => {
@@ -99,7 +105,7 @@ export function runTurnProcess(request: RunRequest): RunningTurn {
       lines.end()
       const stderr = stderrTail.trim().split('\n').slice(-3).join(' | ')
       if (killedFor) {
-        const why = killedFor === 'timeout' ? `no answer within ${Math.round(request.timeoutMs / 1000)} s; killed` : killedFor === 'output_too_large' ? `printed more than ${MAX_TURN_OUTPUT_BYTES} bytes; killed` : `stopped (${killedFor})`
+        const why = killedFor === 'timeout' ? `no answer within ${Math.round(request.timeoutMs / 1000)} s; killed` : killedFor === 'output_too_large' ? `its output passed the limit (${MAX_TURN_OUTPUT_BYTES} bytes kept); killed` : `stopped (${killedFor})`
         settle({status: 'failed', reason: killedFor, exit_code: code, signal, detail: why})
       } else if (code === 0) {
         settle({status: 'done', exit_code: 0, signal: null})

@@ -81,6 +81,8 @@ export interface TurnFinal {
   inputs: TurnInput[]
   started_at: string
   finished_at: string
+  /** What the client reported it used, and the daemon's own count (issue 19, Cost and usage); turn.ts sets it on every final. */
+  usage?: TurnUsage
 }
 
 export interface ConversationView {

@@ -9,10 +9,12 @@
 import type {MemberSummary} from '../team/cards.js'
 import type {QueueItem} from './queue/queue-file.js'
 import type {ConversationView, SubmitResult, TurnAnchor, TurnFailure, TurnOrigin, TurnUsage} from './types.js'
+import type {AccessLevel} from './clients/templates.js'
 
 export type {ConversationView, TurnAnchor, TurnFailure, TurnOrigin, TurnUsage} from './types.js'
 export type {TurnRecord} from './engine.js'
 export type {MemberSummary} from '../team/cards.js'
+export type {AccessLevel} from './clients/templates.js'
 export type {QueueFile, QueueItem, QueueStatus} from './queue/queue-file.js'
 export type {LedgerRow, LedgerSnapshot, Requester, DelegationOutcome} from './delegation/ledger.js'
 
@@ -30,9 +32,9 @@ export interface SendBody {
 export interface ConvList {
   convs: ConversationView[]
 }
-/** `GET /team`. */
+/** `GET /team`: each member with its effective access on this machine (issue 19), null when its `access:` entry is refused. */
 export interface TeamList {
-  members: MemberSummary[]
+  members: Array<MemberSummary & {access: AccessLevel | null}>
 }
 
 /** Every chat timeline line carries these (src/daemon/timeline.ts). */
@@ -59,9 +61,29 @@ export interface ChatTurnStartedData extends TimelineFields {
   model: string
   origin: TurnOrigin
   resumed: boolean
+  /** The access level the turn runs at (issue 19): an ask's is always `read`. */
+  access?: AccessLevel
 }
 
-/** `chat.assistant.delta`: one output line of the turn, markers included (turn.ts). */
+/**
+ * `chat.session`: the turn starts a fresh client session after earlier turns
+ * (issue 19, Sessions that survive failure) — the last one failed before the
+ * client confirmed its session, the client could not resume it, or the
+ * member's client changed. `text` says which.
+ */
+export interface ChatSessionData extends TimelineFields {
+  turn_id: string
+  member: string
+  /** The fresh session's id as the daemon handed it out (claude's `--session-id`). */
+  session: string
+  resumed: false
+}
+
+/**
+ * `chat.assistant.delta`: one line of the turn's assistant text as soon as
+ * it is complete (turn.ts, turn-output.ts); the lines of a marker block are
+ * never sent (spec v38).
+ */
 export interface ChatDeltaData extends TimelineFields {
   turn_id: string
   member: string

@@ -9,6 +9,8 @@ import {assertValid} from '../../lib/schemas.js'
 import type {DaemonContext} from '../context.js'
 import {listProjectFolder} from '../project-files.js'
 import {answer, type Route, type RouteRequest} from '../route-table.js'
+import {memberAccess} from '../chat/clients/access.js'
+import {loadClients} from '../chat/clients/sources.js'
 import {listMembers, memberIdOf, readMember, type MemberCard} from './cards.js'
 import {draftMember} from './draft.js'
 import {memberTokens} from './member-tokens.js'
@@ -41,7 +43,20 @@ export function teamRoutes(context: DaemonContext): Route[] {
     return member
   }
   return [
-    {method: 'GET', path: '/team', auth: 'none', handle: async () => ({members: await listMembers(context)})},
+    {
+      method: 'GET',
+      path: '/team',
+      auth: 'none',
+      async handle() {
+        // Each member with the access its turns run at on this machine (issue 19): null when its `access:` entry is refused.
+        const [members, clients] = await Promise.all([listMembers(context), loadClients({root: context.root})])
+        const accessOf = (id: string) => {
+          const access = memberAccess(clients, id)
+          return 'level' in access ? access.level : null
+        }
+        return {members: members.map((member) => ({...member, access: accessOf(member.id)}))}
+      },
+    },
     {
       method: 'POST',
       path: '/team',

@@ -3,12 +3,15 @@
  * `.mesh/agents/clients.yaml`) read into templates over the ones below it.
  * Pure: no file access. docs/daemon.md, Clients.
  *
- * Shape: `clients: {<name>: {command, resume?, system?, stdin?, model?, effort?}}`.
- * Other top-level keys are left alone, so a later key (an access level per
- * member, say) can be added without breaking today's files.
+ * Shape: `clients: {<name>: {command, resume?, system?, stdin?, model?,
+ * effort?, format?, access?}}` and `access: {<member>: read|edit|full}`
+ * (issue 19, Access per member). Other top-level keys are left alone, so a
+ * later key can be added without breaking today's files.
  */
 import {parse} from 'yaml'
-import {REFUSED_PLACEHOLDERS, type ClientTemplate} from './templates.js'
+import {MEMBER_ID_PATTERN} from '../../../protocol/team.js'
+import {isStreamFormat, STREAM_FORMATS} from './streams/types.js'
+import {ACCESS_LEVELS, REFUSED_PLACEHOLDERS, type AccessLevel, type ClientTemplate} from './templates.js'
 
 export interface ParsedClients {
   /** Every client the file names, usable or not. */
@@ -17,6 +20,10 @@ export interface ParsedClients {
   templates: Record<string, ClientTemplate>
   /** Why each unusable client cannot be used, in a sentence. */
   unusable: Record<string, string>
+  /** `access:` — the level of each member it names. */
+  access: Record<string, AccessLevel>
+  /** Members whose `access:` entry cannot be used, with why: their turns fail rather than run at another level. */
+  accessProblems: Record<string, string>
 }
 
 export class ClientsFileError extends Error {
@@ -24,6 +31,12 @@ export class ClientsFileError extends Error {
 }
 
 const strings = (value: unknown): value is string[] => Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string')
+
+const isAccessLevel = (value: unknown): value is AccessLevel => (ACCESS_LEVELS as readonly unknown[]).includes(value)
+
+/** A client's `access` arguments: a mapping of levels to lists of strings. */
+const accessArgs = (value: unknown): value is Partial<Record<AccessLevel, string[]>> =>
+  !!value && typeof value === 'object' && !Array.isArray(value) && Object.entries(value).every(([level, argv]) => isAccessLevel(level) && Array.isArray(argv) && argv.every((item) => typeof item === 'string'))
 
 const placeholdersIn = (argv: string[]) => argv.flatMap((part) => [...part.matchAll(/\{([a-z_]+)\}/g)].map((match) => match[1]))
 
@@ -56,12 +69,13 @@ export function parseClientsFile(text: string, base: Record<string, ClientTempla
   } catch (error) {
     throw new ClientsFileError(`${where} is not valid YAML (${(error as Error).message.split('\n')[0]})`)
   }
-  if (data === null || data === undefined) return {names: [], templates: {}, unusable: {}}
+  if (data === null || data === undefined) return {names: [], templates: {}, unusable: {}, access: {}, accessProblems: {}}
   if (typeof data !== 'object' || Array.isArray(data)) throw new ClientsFileError(`${where} must be a mapping with a \`clients:\` key`)
+  const parsed: ParsedClients = {names: [], templates: {}, unusable: {}, access: {}, accessProblems: {}}
+  parseAccess((data as {access?: unknown}).access, where, parsed)
   const entries = (data as {clients?: unknown}).clients
-  if (entries === undefined || entries === null) return {names: [], templates: {}, unusable: {}}
+  if (entries === undefined || entries === null) return parsed
   if (typeof entries !== 'object' || Array.isArray(entries)) throw new ClientsFileError(`${where}: \`clients\` must map each client's name to its template`)
-  const parsed: ParsedClients = {names: [], templates: {}, unusable: {}}
   for (const [name, raw] of Object.entries(entries as Record<string, unknown>)) {
     parsed.names.push(name)
     const entry = (raw ?? {}) as Record<string, unknown>
@@ -75,6 +89,14 @@ export function parseClientsFile(text: string, base: Record<string, ClientTempla
       parsed.unusable[name] = `client ${name}: \`system\` is \`file\` (the private file {system_file}) or \`prompt\` (ahead of the text)${entry.system === 'argument' ? '; `argument` is gone, since an argument is readable by every local user' : ''}`
       continue
     }
+    if (entry.format !== undefined && !isStreamFormat(entry.format)) {
+      parsed.unusable[name] = `client ${name}: \`format\` is one of ${STREAM_FORMATS.join(', ')}; got ${JSON.stringify(entry.format)}`
+      continue
+    }
+    if (entry.access !== undefined && entry.access !== null && !accessArgs(entry.access)) {
+      parsed.unusable[name] = `client ${name}: \`access\` maps ${ACCESS_LEVELS.join(', ')} to lists of arguments`
+      continue
+    }
     const template: ClientTemplate = {
       command,
       resume: entry.resume === null ? undefined : ((entry.resume as string[] | undefined) ?? (entry.command ? undefined : below?.resume)),
@@ -83,10 +105,24 @@ export function parseClientsFile(text: string, base: Record<string, ClientTempla
       stdin: typeof entry.stdin === 'boolean' ? entry.stdin : (below?.stdin ?? true),
       defaultModel: typeof entry.model === 'string' ? entry.model : (below?.defaultModel ?? ''),
       effort: (entry.effort as ClientTemplate['effort']) ?? below?.effort,
+      // A command of the file's own prints text unless the file says which stream it prints.
+      format: isStreamFormat(entry.format) ? entry.format : entry.command ? 'text' : (below?.format ?? 'text'),
+      access: entry.access === null ? undefined : ((entry.access as ClientTemplate['access']) ?? below?.access),
     }
     const problem = problemOf(name, template)
     if (problem) parsed.unusable[name] = problem
     else parsed.templates[name] = template
   }
   return parsed
+}
+
+/** `access: {<member>: read|edit|full}` into `parsed`; a member named wrongly or with an unknown level is a problem of its own. */
+function parseAccess(value: unknown, where: string, parsed: ParsedClients) {
+  if (value === undefined || value === null) return
+  if (typeof value !== 'object' || Array.isArray(value)) throw new ClientsFileError(`${where}: \`access\` must map member ids to ${ACCESS_LEVELS.join(', ')} (e.g. \`access: {developer: full}\`)`)
+  for (const [member, level] of Object.entries(value as Record<string, unknown>)) {
+    if (!MEMBER_ID_PATTERN.test(member)) parsed.accessProblems[member] = `${where}: \`access\` names ${JSON.stringify(member)}, which is not a member id`
+    else if (!isAccessLevel(level)) parsed.accessProblems[member] = `${where}: the access of ${member} is one of ${ACCESS_LEVELS.join(', ')}; got ${JSON.stringify(level)}`
+    else parsed.access[member] = level
+  }
 }

@@ -5,7 +5,7 @@
  * files. docs/daemon.md, Clients.
  */
 import {fileURLToPath} from 'node:url'
-import {EFFORTS, type ClientTemplate, type Effort} from './templates.js'
+import {EFFORTS, type AccessLevel, type ClientTemplate, type Effort} from './templates.js'
 
 /**
  * The script client always runs from the built package (dist/), also when the
@@ -32,21 +32,25 @@ export interface CallVars {
   /** This turn's text. */
   prompt: string
   effort?: string
+  /** The turn's access level: `{access}` expands to the template's arguments for it. */
+  access: AccessLevel
   /** The script file of the `script` client. */
   script: string
+  /** Whether the session is fresh (the system prompt goes with it), else resumed with `resume`. */
   firstTurn: boolean
   /** Where `{system_file}` and `{prompt_file}` would be written (inside the turn's private folder). */
   systemFile: string
   promptFile: string
 }
 
-/** Fills a template in; `{effort}` standing alone expands to zero or more arguments. */
+/** Fills a template in; `{effort}` and `{access}` standing alone expand to zero or more arguments. */
 export function buildCall(template: ClientTemplate, vars: CallVars): ClientCall {
   const resumed = !vars.firstTurn && template.resume !== undefined
   const system = resumed ? null : vars.system
   // A client that reads no system prompt file gets the system prompt ahead of the text.
   const prompt = system !== null && template.system === 'prompt' ? `${system}\n\n---\n\n${vars.prompt}` : vars.prompt
   const effort = EFFORTS.includes(vars.effort as Effort) ? (template.effort?.[vars.effort as Effort] ?? []) : []
+  const access = template.access?.[vars.access] ?? []
   const values: Record<string, string> = {
     model: vars.model,
     session: vars.session,
@@ -60,6 +64,7 @@ export function buildCall(template: ClientTemplate, vars: CallVars): ClientCall 
   const argv: string[] = []
   for (const part of resumed ? template.resume! : template.command) {
     if (part === '{effort}') argv.push(...effort)
+    else if (part === '{access}') argv.push(...access)
     else
       argv.push(
         part.replace(/\{([a-z_]+)\}/g, (whole, name: string) => {

@@ -18,7 +18,7 @@ import {isTrackedByGit} from '../../git/tracked.js'
 import {ProjectFileError, readProjectFileNoFollow} from '../project-file.js'
 import {ClientsFileError, parseClientsFile} from './parse.js'
 import {readTrust, sha256} from './trust.js'
-import {DEFAULT_CLIENTS, type ClientTemplate} from './templates.js'
+import {DEFAULT_CLIENTS, type AccessLevel, type ClientTemplate} from './templates.js'
 
 /** The project's clients file, relative to the project root. */
 export const PROJECT_CLIENTS_FILE = '.mesh/agents/clients.yaml'
@@ -34,6 +34,10 @@ export interface ClientsState {
   refused: Record<string, string>
   /** When a refused file cannot be read for its names: every turn fails with this. */
   refusedAll: string | null
+  /** The access levels the files set per member (issue 19), over the defaults of access.ts. */
+  access: Record<string, AccessLevel>
+  /** Members whose `access:` entry cannot be used: their turns fail with this sentence. */
+  refusedAccess: Record<string, string>
   /** Everything an operator should see (/health, the start line). */
   warnings: string[]
 }
@@ -80,6 +84,16 @@ function apply(state: ClientsState, text: string, where: string) {
     for (const [name, problem] of Object.entries(parsed.unusable)) {
       const sentence = `${where}: ${problem}; turns of client ${name} fail until it is fixed`
       state.refused[name] = sentence
+      state.warnings.push(sentence)
+    }
+    for (const [member, level] of Object.entries(parsed.access)) {
+      state.access[member] = level
+      delete state.refusedAccess[member]
+    }
+    for (const [member, problem] of Object.entries(parsed.accessProblems)) {
+      // Never a silent fallback to another level: the member's turns fail until the entry is fixed.
+      const sentence = `${problem}; turns of ${member} fail until it is fixed`
+      state.refusedAccess[member] = sentence
       state.warnings.push(sentence)
     }
   } catch (error) {
@@ -131,7 +145,7 @@ async function projectLayer(state: ClientsState, root: string, env: NodeJS.Proce
 /** This machine's client templates for the project at `root`, and what it refuses. Read afresh at each call. */
 export async function loadClients(options: ClientSourceOptions): Promise<ClientsState> {
   const env = options.env ?? process.env
-  const state: ClientsState = {clients: {...DEFAULT_CLIENTS}, refused: {}, refusedAll: null, warnings: []}
+  const state: ClientsState = {clients: {...DEFAULT_CLIENTS}, refused: {}, refusedAll: null, access: {}, refusedAccess: {}, warnings: []}
   await userLayer(state, env)
   await projectLayer(state, options.root, env)
   return state

@@ -12,12 +12,14 @@
  * goes to stdin; the system prompt goes ahead of it on stdin, or into a
  * private file (mode 0600 in a 0700 folder, removed when the turn ends) for a
  * CLI that reads it from a file it is named by. So the placeholders are
- * `{model}`, `{session}` (the conv's session uuid), `{system_file}` (the path
+ * `{model}`, `{session}` (the session: the one the client confirmed, on a
+ * resumed turn; else a fresh uuid), `{system_file}` (the path
  * of that private system-prompt file), `{prompt_file}` (the same for the
  * prompt, for a CLI that reads no stdin), `{node}`, `{script_client}`,
  * `{script}`; `{effort}` expands to the `effort` arguments of the member's
- * effort, or to nothing. `{system}` and `{prompt}` (the texts themselves) are
- * refused.
+ * effort, or to nothing, and `{access}` to the `access` arguments of the
+ * turn's access level (access.ts). `{system}` and `{prompt}` (the texts
+ * themselves) are refused.
  *
  * How each CLI is driven, as its own documentation says:
  * - Claude Code (https://code.claude.com/docs/en/cli-reference, "CLI flags"
@@ -25,21 +27,39 @@
  *   prompt from stdin when it is piped (`cat file | claude -p`);
  *   `--append-system-prompt-file <path>` loads text from a file and appends it
  *   to the default system prompt (documented for print mode); `--session-id
- *   <uuid>` names a new session, `--resume <id>` continues it.
- * - Codex (`codex exec --help`; openai/codex codex-rs/exec/src/cli.rs):
- *   `codex exec [OPTIONS] [PROMPT]`, where a PROMPT of `-` (or none) reads the
- *   instructions from stdin; `-m/--model`, `-c key=value`,
- *   `--skip-git-repo-check`.
+ *   <uuid>` names a new session, `--resume <id>` continues it. Its structured
+ *   stream (https://code.claude.com/docs/en/headless, "Stream responses"):
+ *   `--output-format stream-json --verbose --include-partial-messages` (print
+ *   mode refuses stream-json without `--verbose`). Access: `--permission-mode`
+ *   (`default`: a tool that would ask is refused in print mode; `acceptEdits`;
+ *   `bypassPermissions`) and `--disallowedTools`, whose rules win over any
+ *   allow rule, a project's `.claude/settings.json` included
+ *   (https://code.claude.com/docs/en/permissions).
+ * - Codex (`codex exec --help`; openai/codex codex-rs/exec/src/cli.rs and
+ *   docs/exec.md): `codex exec [OPTIONS] [PROMPT]`, where a PROMPT of `-` (or
+ *   none) reads the instructions from stdin; `-m/--model`, `-c key=value`,
+ *   `--skip-git-repo-check`, `--json` (the JSONL event stream), `codex exec
+ *   [OPTIONS] resume <SESSION_ID> [PROMPT]` continues a thread (its options
+ *   before `resume`). Access: `--sandbox read-only|workspace-write|
+ *   danger-full-access`; exec never asks for approval (docs/exec.md: "In
+ *   non-interactive mode, Codex does not ask for command or edit approvals").
  * - Gemini CLI (https://geminicli.com/docs/cli/headless and
  *   docs/cli/cli-reference.md of google-gemini/gemini-cli): when stdin is not a
  *   terminal the CLI runs headless and reads its prompt from stdin
  *   (`echo "…" | gemini`); `--prompt` is only appended to that input, so it is
- *   not used; `-m/--model`.
+ *   not used; `-m/--model`; `--output-format stream-json`; `--resume <session
+ *   id>` (docs/cli/session-management.md). Access: `--approval-mode`
+ *   (`default`: a tool that would ask is refused headless —
+ *   docs/reference/policy-engine.md, "ask_user … in non-interactive mode, this
+ *   is treated as deny"; `auto_edit`; `yolo`).
  */
-import {MEMBER_EFFORTS} from '../../../protocol/team.js'
+import {MEMBER_ACCESS_LEVELS, MEMBER_EFFORTS} from '../../../protocol/team.js'
+import type {StreamFormat} from './streams/types.js'
 
 export type Effort = (typeof MEMBER_EFFORTS)[number]
 export const EFFORTS: readonly Effort[] = MEMBER_EFFORTS
+export type AccessLevel = (typeof MEMBER_ACCESS_LEVELS)[number]
+export const ACCESS_LEVELS: readonly AccessLevel[] = MEMBER_ACCESS_LEVELS
 
 export interface ClientTemplate {
   /** argv of a session's first turn, or of every turn when `resume` is absent. */
@@ -54,19 +74,31 @@ export interface ClientTemplate {
   defaultModel: string
   /** Arguments per effort level, where the client has a knob for it (spec: `effort` passed where supported). */
   effort?: Partial<Record<Effort, string[]>>
+  /** How its stdout is decoded (streams/): `text` for any CLI without a structured stream. */
+  format: StreamFormat
+  /** Arguments per access level (`{access}`), each the CLI's documented flags for it. */
+  access?: Partial<Record<AccessLevel, string[]>>
 }
 
 /** The defaults (each CLI's documented headless flags, sources above; a machine may override any of them). */
 export const DEFAULT_CLIENTS: Record<string, ClientTemplate> = {
   claude: {
-    command: ['claude', '-p', '--model', '{model}', '--session-id', '{session}', '--append-system-prompt-file', '{system_file}', '--output-format', 'text'],
-    resume: ['claude', '-p', '--model', '{model}', '--resume', '{session}', '--output-format', 'text'],
+    command: ['claude', '-p', '--model', '{model}', '--session-id', '{session}', '--append-system-prompt-file', '{system_file}', '--output-format', 'stream-json', '--verbose', '--include-partial-messages', '{access}'],
+    resume: ['claude', '-p', '--model', '{model}', '--resume', '{session}', '--output-format', 'stream-json', '--verbose', '--include-partial-messages', '{access}'],
     system: 'file',
     stdin: true,
     defaultModel: 'opus',
+    format: 'claude-stream',
+    access: {
+      // Denied tools are removed outright, whatever a project's settings allow; reading tools stay.
+      read: ['--permission-mode', 'default', '--disallowedTools', 'Edit', 'Write', 'NotebookEdit', 'Bash'],
+      edit: ['--permission-mode', 'acceptEdits'],
+      full: ['--permission-mode', 'bypassPermissions'],
+    },
   },
   codex: {
-    command: ['codex', 'exec', '--model', '{model}', '--skip-git-repo-check', '{effort}', '-'],
+    command: ['codex', 'exec', '--json', '--model', '{model}', '--skip-git-repo-check', '{access}', '{effort}', '-'],
+    resume: ['codex', 'exec', '--json', '--model', '{model}', '--skip-git-repo-check', '{access}', '{effort}', 'resume', '{session}', '-'],
     system: 'prompt',
     stdin: true,
     defaultModel: 'gpt-5-codex',
@@ -76,24 +108,42 @@ export const DEFAULT_CLIENTS: Record<string, ClientTemplate> = {
       high: ['-c', 'model_reasoning_effort=high'],
       max: ['-c', 'model_reasoning_effort=high'],
     },
+    format: 'codex-json',
+    access: {
+      read: ['--sandbox', 'read-only'],
+      edit: ['--sandbox', 'workspace-write'],
+      full: ['--sandbox', 'danger-full-access'],
+    },
   },
   gemini: {
-    command: ['gemini', '--model', '{model}'],
+    command: ['gemini', '--model', '{model}', '--output-format', 'stream-json', '{access}'],
+    resume: ['gemini', '--model', '{model}', '--resume', '{session}', '--output-format', 'stream-json', '{access}'],
     system: 'prompt',
     stdin: true,
     defaultModel: 'gemini-2.5-pro',
+    format: 'gemini-stream',
+    access: {
+      read: ['--approval-mode', 'default'],
+      edit: ['--approval-mode', 'auto_edit'],
+      full: ['--approval-mode', 'yolo'],
+    },
   },
-  /** The built-in deterministic client: replies from a script file (docs/daemon.md, The script client). */
+  /**
+   * The built-in deterministic client: replies from a script file (docs/daemon.md, The script client).
+   * Its format is the script's own (`format:` in the script file); it takes no access flags, but reads
+   * the turn's level from the turn file.
+   */
   script: {
     command: ['{node}', '{script_client}', '{script}'],
     system: 'prompt',
     stdin: true,
     defaultModel: '',
+    format: 'text',
   },
 }
 
 /** Placeholders a template may use; anything else in braces is left as written. */
-export const PLACEHOLDERS = ['model', 'session', 'system_file', 'prompt_file', 'node', 'script_client', 'script', 'effort'] as const
+export const PLACEHOLDERS = ['model', 'session', 'system_file', 'prompt_file', 'node', 'script_client', 'script', 'effort', 'access'] as const
 /** Placeholders that would put project or asker text into the process list, with what to use instead. */
 export const REFUSED_PLACEHOLDERS: Record<string, string> = {
   system: '`{system_file}` (a private file) or `system: prompt`',

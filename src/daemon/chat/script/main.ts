@@ -6,6 +6,7 @@
  * matching reply of the script file named by its argument.
  */
 import {readFileSync} from 'node:fs'
+import {createEmitter} from './emit.js'
 import {fillIn, parseScript, pickReply, type TurnFacts} from './script.js'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -40,16 +41,25 @@ async function main() {
   if (!reply) fail(`no reply of ${shown} matches turn ${facts.turn} (${JSON.stringify(facts.text.slice(0, 80))}) and there is no default`)
   if (reply.stderr) process.stderr.write(fillIn(reply.stderr, facts) + '\n')
   if (reply.garbage) process.stdout.write(Buffer.from([0xff, 0xfe, 0x00, 0x1b, 0x5b, 0x33, 0x31, 0x6d, 0xc3, 0x28, 0x0a, 0x07, 0x08, 0x0a]))
-  for (const line of fillIn(reply.say ?? '', facts).replace(/\n+$/, '').split('\n')) {
+  const prompt = Buffer.concat(chunks).toString('utf8')
+  const emit = createEmitter(script.format, {session: facts.session, model: `script:${shown}`, prompt, cwd: process.cwd()}, (chunk) => process.stdout.write(chunk))
+  emit.start()
+  for (const tool of reply.tools ?? []) {
     if (reply.delay_ms) await sleep(reply.delay_ms)
-    process.stdout.write(line + '\n')
+    emit.tool(tool)
   }
-  if (reply.echo_prompt) process.stdout.write(Buffer.concat(chunks).toString('utf8') + '\n')
+  const lines = fillIn(reply.say ?? '', facts).replace(/\n+$/, '').split('\n')
+  if (reply.echo_prompt) lines.push(prompt)
+  for (const line of lines) {
+    if (reply.delay_ms) await sleep(reply.delay_ms)
+    emit.line(line)
+  }
   if (reply.crash) process.kill(process.pid, 'SIGKILL')
   if (reply.hang) {
     setInterval(() => {}, 1 << 30)
     return
   }
+  emit.finish(lines.join('\n'), reply.usage ?? {}, (reply.exit ?? 0) !== 0)
   process.exitCode = reply.exit ?? 0
 }
 
