@@ -13,7 +13,7 @@ import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {frontmatter, makeRepo, TODAY, type FixtureRepo} from '../../../standard/fixtures.js'
-import {serveProject, STAND_IN_BIN, type ServedProject} from './served.js'
+import {serveProject, STAND_IN_BIN, standInEnv, type ServedProject} from './served.js'
 
 let repo: FixtureRepo | undefined
 let served: ServedProject | undefined
@@ -47,7 +47,7 @@ describe('a running turn’s client process', () => {
     scratch = mkdtempSync(join(tmpdir(), 'mesh-standin-'))
     const reports = join(scratch, 'reports')
     mkdirSync(reports)
-    served = await serveProject(repo.root, {PATH: `${STAND_IN_BIN}:${process.env.PATH}`, STANDIN_REPORT_DIR: reports, STANDIN_RELEASE: join(scratch, 'release')})
+    served = await serveProject(repo.root, {...standInEnv(scratch), STANDIN_REPORT_DIR: reports, STANDIN_RELEASE: join(scratch, 'release')})
 
     const sent = await served.send({text: `Please look at ${texts.ask}`, member: 'architect'})
     expect(sent.status).toBe(202)

@@ -10,6 +10,14 @@ import {spawnCli, type SpawnedCli} from '../../../support/cli.js'
 /** The folder of the claude/codex/gemini stand-ins, to put first on PATH. */
 export const STAND_IN_BIN = fileURLToPath(new URL('../../../support/assistant-clis/bin', import.meta.url))
 
+/** The stand-ins first on PATH, keeping their sessions where each real CLI is told to (its config-folder variable) inside `scratch`. */
+export const standInEnv = (scratch: string): NodeJS.ProcessEnv => ({
+  PATH: `${STAND_IN_BIN}:${process.env.PATH}`,
+  CLAUDE_CONFIG_DIR: join(scratch, 'claude-config'),
+  CODEX_HOME: join(scratch, 'codex-home'),
+  GEMINI_CLI_HOME: join(scratch, 'gemini-home'),
+})
+
 export interface ServedProject {
   server: SpawnedCli
   /** The start line: `{"event":"listening",…,"warnings"}` under --json, else `{line}` (its warnings follow as lines). */

@@ -33,7 +33,7 @@ describe('client templates', () => {
   it('are the defaults with no file anywhere', async () => {
     const {root, env} = setup({})
     const state = await loadClients({root, env})
-    expect(state).toEqual({clients: DEFAULT_CLIENTS, refused: {}, refusedAll: null, warnings: []})
+    expect(state).toEqual({clients: DEFAULT_CLIENTS, refused: {}, refusedAll: null, access: {}, refusedAccess: {}, warnings: []})
     expect(clientFor(state, 'nope')).toEqual({refused: expect.stringMatching(/^unknown client "nope"; known: claude, codex, gemini, script/)})
   })
 
@@ -55,5 +55,21 @@ describe('client templates', () => {
     const {root, env} = setup({project: 'clients: ['})
     const state = await loadClients({root, env})
     expect(clientFor(state, 'codex')).toEqual({refused: '.mesh/agents/clients.yaml is not trusted on this machine: no turn runs until you read it and run `mesh trust`'})
+  })
+
+  it('take access levels from the user’s file and a trusted project file, never from an untrusted one (a cloned repository cannot raise a member)', async () => {
+    const {root, env, trust} = setup({user: 'access:\n  developer: full\n', project: 'access:\n  consultant: full\n  developer: read\n'})
+    const before = await loadClients({root, env})
+    expect(before.access).toEqual({developer: 'full'})
+    await trust()
+    const after = await loadClients({root, env})
+    expect(after.access).toEqual({developer: 'read', consultant: 'full'})
+  })
+
+  it('fail the turns of a member whose access entry cannot be used, and say so', async () => {
+    const {root, env} = setup({user: 'access:\n  developer: write\n'})
+    const state = await loadClients({root, env})
+    expect(state.refusedAccess.developer).toMatch(/the access of developer is one of read, edit, full; got "write"; turns of developer fail until it is fixed/)
+    expect(state.warnings).toEqual([state.refusedAccess.developer])
   })
 })
