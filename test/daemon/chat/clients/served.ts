@@ -23,6 +23,10 @@ export interface ServedProject {
   /** The start line: `{"event":"listening",…,"warnings"}` under --json, else `{line}` (its warnings follow as lines). */
   start: Record<string, any>
   url: string
+  /** The portal token (GET /team/<id>/token, /events). */
+  token: string
+  /** Any route, with the portal token unless `headers.authorization` says otherwise. */
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{status: number; body: any}>
   send(body: Record<string, unknown>): Promise<{status: number; body: any}>
   /** Polls `GET /chat/turns/<id>` until the turn is done or failed. */
   finished(turnId: string): Promise<Record<string, any>>
@@ -40,14 +44,16 @@ export async function serveProject(root: string, env: NodeJS.ProcessEnv, options
   } else start = await server.nextJson()
   const url: string = start.url
   const token = readFileSync(join(root, '.mesh', 'credentials', 'portal-token'), 'utf8').trim()
-  const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${url}${path}`, {method, headers: {authorization: `Bearer ${token}`, 'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body)})
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${url}${path}`, {method, headers: {authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers}, body: body === undefined ? undefined : JSON.stringify(body)})
     return {status: response.status, body: (await response.json()) as any}
   }
   return {
     server,
     start,
     url,
+    token,
+    call,
     send: (body) => call('POST', '/chat/send', body),
     async finished(turnId) {
       for (;;) {
