@@ -12,6 +12,8 @@ export interface ScriptMember {
   prompt?: string
   replies: ScriptReply[]
   default?: ScriptReply
+  /** The script's stream format (issue 19); text when absent. */
+  format?: string
 }
 
 /** Writes `.mesh/team/<id>.md` (client script, model = its id) and `.mesh/scripts/<id>.yaml` for each member. */
@@ -21,12 +23,12 @@ export function writeScriptTeam(root: string, members: ScriptMember[]): void {
   for (const member of members) {
     const card = {id: member.id, title: member.title ?? member.id, client: 'script', model: member.id, context: member.context ?? [], exposure: member.exposure ?? 'internal'}
     writeFileSync(join(root, '.mesh', 'team', `${member.id}.md`), `---\n${stringify(card)}---\n${member.prompt ?? `You are ${member.id}. You answer briefly.`}\n`)
-    writeScript(root, member.id, member.replies, member.default)
+    writeScript(root, member.id, member.replies, member.default, member.format)
   }
 }
 
-export function writeScript(root: string, id: string, replies: ScriptReply[], fallback?: ScriptReply): void {
-  writeFileSync(join(root, '.mesh', 'scripts', `${id}.yaml`), stringify({replies, ...(fallback ? {default: fallback} : {})}))
+export function writeScript(root: string, id: string, replies: ScriptReply[], fallback?: ScriptReply, format?: string): void {
+  writeFileSync(join(root, '.mesh', 'scripts', `${id}.yaml`), stringify({replies, ...(fallback ? {default: fallback} : {}), ...(format ? {format} : {})}))
 }
 
 /** A fenced marker block as an agent writes it. */
