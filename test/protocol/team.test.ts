@@ -1,7 +1,7 @@
 // The JSON Schemas cannot import src/protocol/team.ts, so this keeps the CLI's checks and the daemon's in step.
 import {readFileSync} from 'node:fs'
 import {describe, expect, it} from 'vitest'
-import {MEMBER_EFFORTS, MEMBER_EXPOSURES, MEMBER_ID_PATTERN} from '../../src/protocol/team.js'
+import {MEMBER_ACCESS_LEVELS, MEMBER_EFFORTS, MEMBER_EXPOSURES, MEMBER_ID_PATTERN} from '../../src/protocol/team.js'
 
 const schema = (name: string) => JSON.parse(readFileSync(new URL(`../../schemas/${name}.schema.json`, import.meta.url), 'utf8'))
 
@@ -17,6 +17,11 @@ describe('team-member rules written once', () => {
     const {properties} = schema('daemon-team-patch')
     expect(properties.effort.enum).toEqual([...MEMBER_EFFORTS, null])
     expect(properties.exposure.enum).toEqual([...MEMBER_EXPOSURES])
+  })
+
+  it('the list schema takes the access levels (or null: a refused entry), lowest first (issue 19)', () => {
+    expect(schema('daemon-team-list').properties.members.items.properties.access.enum).toEqual([...MEMBER_ACCESS_LEVELS, null])
+    expect([...MEMBER_ACCESS_LEVELS]).toEqual(['read', 'edit', 'full'])
   })
 
   it('the id pattern takes 2 to 32 characters starting with a letter, nothing that could leave team/', () => {

@@ -25,14 +25,15 @@ describe('mesh team list', () => {
       const table = await project.mesh(['team', 'list'])
       expect(table.code).toBe(0)
       const lines = table.stdout.trim().split('\n')
-      expect(lines[0].split(/\s{2,}/)).toEqual(['ID', 'TITLE', 'CLIENT', 'MODEL', 'EXPOSURE', 'PROBLEM'])
-      expect(lines.find((line) => line.startsWith('architect'))?.split(/\s{2,}/)).toEqual(['architect', 'Coordinating architect', 'claude', 'opus', 'internal', '—'])
+      expect(lines[0].split(/\s{2,}/)).toEqual(['ID', 'TITLE', 'CLIENT', 'MODEL', 'EXPOSURE', 'ACCESS', 'PROBLEM'])
+      // issue 19: the level its turns run at on this machine (the base team's default for the architect).
+      expect(lines.find((line) => line.startsWith('architect'))?.split(/\s{2,}/)).toEqual(['architect', 'Coordinating architect', 'claude', 'opus', 'internal', 'read', '—'])
       expect(lines.find((line) => line.startsWith('broken'))).toMatch(/frontmatter/)
 
       // -C finds the project from anywhere.
       const listed = json(await runCli(['team', 'list', '--json', '-C', project.repo.root], {cwd: '/'}))
       expect(listed.members.map((m: {id: string}) => m.id)).toEqual(['architect', 'broken'])
-      expect(listed.members[0]).toMatchObject({id: 'architect', title: 'Coordinating architect', client: 'claude', model: 'opus', exposure: 'internal', problem: null})
+      expect(listed.members[0]).toMatchObject({id: 'architect', title: 'Coordinating architect', client: 'claude', model: 'opus', exposure: 'internal', access: 'read', problem: null})
     } finally {
       project.repo.remove('.mesh/team/broken.md')
     }
