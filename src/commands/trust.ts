@@ -39,6 +39,9 @@ The daemon runs a project's clients file only while you trust those bytes: a cha
         this.log(`  ${printable(client.name)}: ${shown(client.command)}`)
         if (client.resume) this.log(`  ${' '.repeat(printable(client.name).length)}  later turns: ${shown(client.resume)}`)
       }
+      // issue 19: what each member's client may do is part of what is trusted.
+      const levels = Object.entries(view.access)
+      if (levels.length > 0) this.log(`and sets access: ${levels.map(([member, level]) => `${printable(member)} ${level}`).join(', ')}`)
       if (flags.show) {
         const state = {trusted: 'You trust these bytes on this machine.', changed: 'It changed since you trusted it: the daemon does not use it until you run `mesh trust` again.', untrusted: 'You have not trusted it: the daemon does not use it until you run `mesh trust`.'}
         this.log(state[view.trust])

@@ -77,7 +77,8 @@ export function createChatEngine(context: DaemonContext): Engine {
   const view = (state: ConvState): ConversationView => ({
     conv: state.stored.conv,
     member: state.stored.member,
-    session_id: state.stored.session_id,
+    // The session the client confirmed (issue 19), else the one its next fresh start gets.
+    session_id: state.stored.client_session?.id ?? state.stored.session_id,
     live: state.running !== null && !state.running.finishing,
     waiting: state.pending.length,
     turns: state.stored.turns,

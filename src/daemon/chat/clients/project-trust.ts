@@ -1,6 +1,7 @@
 /**
  * What `mesh trust` does (issue 18, as direnv's `allow`): shows what the
- * project's `.mesh/agents/clients.yaml` would run — each client's commands —
+ * project's `.mesh/agents/clients.yaml` would run — each client's commands,
+ * and the access levels it sets per member (issue 19) —
  * and records the SHA-256 of those exact bytes in the user's trust records,
  * or forgets them (`--revoke`). A file git tracks, a link, or a file that is
  * not a usable clients file is never trusted. docs/cli.md, mesh trust.
@@ -13,7 +14,7 @@ import {isTrackedByGit} from '../../git/tracked.js'
 import {ProjectFileError, readProjectFileNoFollow} from '../project-file.js'
 import {ClientsFileError, parseClientsFile} from './parse.js'
 import {MAX_CLIENTS_FILE_BYTES, PROJECT_CLIENTS_FILE} from './sources.js'
-import {DEFAULT_CLIENTS} from './templates.js'
+import {DEFAULT_CLIENTS, type AccessLevel} from './templates.js'
 import {readTrust, recordTrust, revokeTrust, sha256} from './trust.js'
 
 export interface TrustedClient {
@@ -33,6 +34,8 @@ export interface ProjectClientsView {
   /** `trusted`: these bytes are; `changed`: other bytes were; `untrusted`: never. */
   trust: 'trusted' | 'changed' | 'untrusted'
   clients: TrustedClient[]
+  /** The access level it gives each member it names (issue 19): what a member's client may do on this machine. */
+  access: Record<string, AccessLevel>
 }
 
 export interface TrustOptions {
@@ -65,7 +68,7 @@ export async function inspectProjectClients(options: TrustOptions): Promise<Proj
     if (error instanceof ClientsFileError) throw invalid('clients_file_invalid', `${error.message}; fix it before trusting it`)
     throw error
   }
-  const unusable = Object.values(parsed.unusable)
+  const unusable = [...Object.values(parsed.unusable), ...Object.values(parsed.accessProblems)]
   if (unusable.length > 0) throw invalid('clients_file_invalid', `${PROJECT_CLIENTS_FILE}: ${unusable.join('; ')}; fix it before trusting it`)
   const path = await realpath(join(options.root, PROJECT_CLIENTS_FILE))
   const hash = sha256(bytes)
@@ -76,6 +79,7 @@ export async function inspectProjectClients(options: TrustOptions): Promise<Proj
     sha256: hash,
     trust: !recorded ? 'untrusted' : recorded.sha256 === hash ? 'trusted' : 'changed',
     clients: parsed.names.map((name) => ({name, command: parsed.templates[name].command, ...(parsed.templates[name].resume ? {resume: parsed.templates[name].resume} : {})})),
+    access: parsed.access,
   }
 }
 

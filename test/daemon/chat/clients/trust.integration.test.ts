@@ -119,6 +119,17 @@ describe('a project clients file', () => {
     expect(JSON.parse(readFileSync(records, 'utf8')).files).toEqual({})
   })
 
+  it('shows the access levels it sets before they are trusted (issue 19), and refuses a level that is none', async () => {
+    const {repo, env} = setup()
+    repo.write(CLIENTS, 'access:\n  developer: full\n  consultant: edit\n')
+    const shown = await runCli(['trust', '--show'], {cwd: repo.root, env})
+    expect(shown.code).toBe(0)
+    expect(shown.stdout).toContain('and sets access: developer full, consultant edit')
+    expect(json(await runCli(['trust', '--show', '--json'], {cwd: repo.root, env}))).toMatchObject({trust: 'untrusted', clients: [], access: {developer: 'full', consultant: 'edit'}})
+    repo.write(CLIENTS, 'access:\n  developer: root\n')
+    expect(json(await runCli(['trust', '--json'], {cwd: repo.root, env})).error).toMatchObject({code: 'clients_file_invalid', message: expect.stringContaining('the access of developer is one of read, edit, full; got "root"')})
+  })
+
   it('that is a symbolic link is refused, trusted or not', async () => {
     const {repo, marker, env} = setup()
     const elsewhere = join(scratch!, 'elsewhere.yaml')
