@@ -23,7 +23,7 @@ export interface SendAndWaitOptions {
   /** The daemon took the message: its conv and turn id. */
   onSent?(sent: SendAnswer): void
   onStarted?(data: ChatTurnStartedData): void
-  /** One output line of the turn, in order (markers included: they are removed from the final only). */
+  /** One line of the turn's text, in order, as soon as it is complete (marker blocks are never sent: issue 19). */
   onDelta?(line: string, seq: number): void
   /** The event stream is gone before the final; the turn is polled from now on. */
   onFallback?(reason: string): void

@@ -49,8 +49,8 @@ describe('sendAndWait', () => {
     const sent: string[] = []
     const outcome = await sendAndWait({url: harness.url, token: harness.token, body: {text: 'hi', member: 'architect'}, onSent: (answer) => sent.push(answer.turn_id), onDelta: (line) => lines.push(line)})
     expect(outcome).toMatchObject({member: 'architect', turn_id: sent[0], status: 'done', text: 'one\ntwo', streamed: true})
-    expect(lines.slice(0, 2)).toEqual(['one', 'two'])
-    expect(lines.join('\n')).toContain('```mesh-report')
+    // issue 19: a marker block is never streamed (spec v38: reports are agent-to-agent).
+    expect(lines).toEqual(['one', 'two'])
   })
 
   it('falls back to polling /chat/turns/<id> when the event stream drops mid-turn', async () => {
