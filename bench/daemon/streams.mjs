@@ -52,7 +52,9 @@ function streamOf(format, count) {
   }
   const emit = createEmitter(format, {session: '7f3c2a10-4b5e-4c8d-9e21-6a0b1c2d3e4f', model: 'bench', prompt: 'bench', cwd: '/work/project'}, write)
   emit.start()
-  for (let i = 0; lines.length < count - 8; i++) {
+  // The end adds 4 lines for claude (the block's stop, the message's stop, the whole message, the result), 1 for gemini.
+  const tail = format === 'claude-stream' ? 4 : 1
+  for (let i = 0; lines.length < count - tail; i++) {
     if (i % 20 === 19) emit.tool(tool(i))
     else emit.line(sentence(i))
   }
