@@ -4,7 +4,7 @@
  * delegation depth and fan-out (DECISIONS: Delegation — 4 and 5). Each has a
  * MESH_* variable; unset ones keep the daemon's defaults.
  */
-import {Flags} from '@oclif/core'
+import {Errors, Flags} from '@oclif/core'
 import {DEFAULT_CHAT_LIMITS, type ChatLimits} from '../daemon/chat/constants.js'
 import {MAX_COST_PER_DAY_USD} from '../daemon/chat/usage/constants.js'
 
@@ -12,7 +12,7 @@ import {MAX_COST_PER_DAY_USD} from '../daemon/chat/usage/constants.js'
 const usdFlag = Flags.custom<number>({
   async parse(input) {
     const value = /^\d+(\.\d+)?$/.test(input.trim()) ? Number(input) : Number.NaN
-    if (!(value > 0 && value <= MAX_COST_PER_DAY_USD)) throw new Error(`Expected a cost in USD above 0 and at most ${MAX_COST_PER_DAY_USD} (e.g. 20 or 12.50), got ${JSON.stringify(input.slice(0, 40))}`)
+    if (!(value > 0 && value <= MAX_COST_PER_DAY_USD)) throw new Errors.CLIError(`Expected a cost in USD above 0 and at most ${MAX_COST_PER_DAY_USD} (e.g. 20 or 12.50), got ${JSON.stringify(input.slice(0, 40))}`)
     return value
   },
 })
