@@ -86,6 +86,18 @@ describe('mesh team add', () => {
     expect(project.tokens()).not.toHaveProperty('quiet')
   })
 
+  it('drafts "never expose" and its kin as internal: no token is made (issue 19)', async () => {
+    for (const [id, text] of [
+      ['sentinel', 'Security sentinel. Reads every change for secrets. Never expose it.'],
+      ['keeper', 'Key keeper. Do not expose this member.'],
+      ['vault', 'Vault reader, internal only.'],
+    ]) {
+      expect(json(await project.mesh(['team', 'add', id, '--from-text', text, '--json']))).toMatchObject({id, exposure: 'internal'})
+      expect(card(id).data.exposure).toBe('internal')
+      expect(project.tokens()).not.toHaveProperty(id)
+    }
+  })
+
   it('refuses an existing id (409, exit 1) and malformed input (exit 2) before writing', async () => {
     const again = await project.mesh(['team', 'add', 'architect', '--title', 'Another'])
     expect(again.code).toBe(1)
