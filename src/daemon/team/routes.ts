@@ -10,6 +10,7 @@ import type {DaemonContext} from '../context.js'
 import {listProjectFolder} from '../project-files.js'
 import {answer, type Route, type RouteRequest} from '../route-table.js'
 import {listMembers, memberIdOf, readMember, type MemberCard} from './cards.js'
+import {assertKnownClient} from './client-check.js'
 import {draftMember} from './draft.js'
 import {memberTokens} from './member-tokens.js'
 import {createMember, deleteMember, patchMember, type MemberInput, type MemberPatch} from './members.js'
@@ -48,6 +49,7 @@ export function teamRoutes(context: DaemonContext): Route[] {
       auth: 'portal',
       async handle(request) {
         const input = assertValid<MemberInput>('daemon-team-create', await request.body())
+        if (input.client !== undefined) await assertKnownClient(context, input.client)
         return answer(await createMember(context, input), 201)
       },
     },
@@ -68,6 +70,7 @@ export function teamRoutes(context: DaemonContext): Route[] {
       async handle(request) {
         const id = memberIdOf(request.params.id)
         const patch = assertValid<MemberPatch>('daemon-team-patch', await request.body())
+        if (typeof patch.client === 'string') await assertKnownClient(context, patch.client)
         return patchMember(context, id, patch)
       },
     },

@@ -1,5 +1,6 @@
 import {spawn, spawnSync} from 'node:child_process'
-import {existsSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {parseFrontmatter} from '../../../src/standard/frontmatter.js'
@@ -240,3 +241,29 @@ describe('mesh team without a daemon', () => {
     }
   })
 })
+
+describe('mesh team edit --client', () => {
+  it("refuses a client this machine does not know at once, before the card is written; a client of the user's clients file is known (issue 19)", async () => {
+    const config = mkdtempSync(join(tmpdir(), 'mesh-config-'))
+    mkdirSync(join(config, 'mesh'), {mode: 0o700})
+    writeFileSync(join(config, 'mesh', 'clients.yaml'), 'clients:\n  mine:\n    command: ["mine", "--model", "{model}"]\n', {mode: 0o600})
+    const served = await serveProject({}, {env: {XDG_CONFIG_HOME: config}})
+    try {
+      const before = served.repo.read('.mesh/team/architect.md')
+      const typo = await served.mesh(['team', 'edit', 'architect', '--client', 'claud', '--json'])
+      expect(typo.code).toBe(1)
+      expect(json(typo).error).toMatchObject({code: 'unknown_client', field: 'client', message: expect.stringMatching(/^Unknown client "claud": this machine knows claude, codex, gemini, mine, script/)})
+      expect(served.repo.read('.mesh/team/architect.md')).toBe(before)
+      const added = await served.mesh(['team', 'add', 'reviewer', '--title', 'Reviewer', '--client', 'nope'])
+      expect([added.code, added.errorText]).toEqual([1, expect.stringMatching(/Unknown client "nope"/)])
+      expect(existsSync(join(served.repo.root, '.mesh/team/reviewer.md'))).toBe(false)
+
+      const mine = json(await served.mesh(['team', 'edit', 'architect', '--client', 'mine', '--json']))
+      expect(mine).toMatchObject({id: 'architect', client: 'mine'})
+    } finally {
+      await served.stop()
+      rmSync(config, {recursive: true, force: true})
+    }
+  })
+})
+
