@@ -34,6 +34,9 @@ function requestOf(ctx: Context): RouteRequest {
   }
 }
 
+/** A read of the debug stream itself (GET /debug/tail). */
+const isStreamRead = (method: string, path: string) => method === 'GET' && path === '/debug/tail'
+
 /** The middleware that serves every route table behind the perimeter. */
 export function createDaemonMiddleware(context: DaemonContext, tables: Route[][]): Middleware {
   const router = new Router()
@@ -73,8 +76,12 @@ export function createDaemonMiddleware(context: DaemonContext, tables: Route[][]
       if (isMeshError(error)) status = STATUS_OF_KIND[error.kind]
       throw error
     } finally {
-      // spec canonical tag `http`: one debug line per request; headers (the token) are never written.
-      context.debug.log({lvl: status >= 500 ? 'error' : 'debug', tag: 'http', msg: `${ctx.method} ${ctx.path} ${status}`, data: {status, ms: context.clock() - started}})
+      // spec canonical tag `http`: one debug line per request; headers (the token) are never written. A
+      // reader of the stream polling it (`mesh daemon logs --follow`, twice a second) is not written into
+      // it: it would read its own polls back (issue 19). A refused poll is still said.
+      if (!(isStreamRead(ctx.method, ctx.path) && status < 400)) {
+        context.debug.log({lvl: status >= 500 ? 'error' : 'debug', tag: 'http', msg: `${ctx.method} ${ctx.path} ${status}`, data: {status, ms: context.clock() - started}})
+      }
     }
   }
   return compose([logged, perimeter, router.routes(), router.allowedMethods({throw: false})]) as Middleware
