@@ -39,11 +39,24 @@ export function createAsks(context: DaemonContext, engine: Engine) {
     }
   }
 
-  /** spec Errors, in this order: no header or token 401; member internal 403; another member's token 403; a token of no member 401. */
-  async function assertMemberCaller(request: RouteRequest, member: string) {
-    if (request.headers[PROJECT_HEADER] === undefined) throw unauthorized('project_header_required', `Asks need the ${PROJECT_HEADER} header naming this project (the perimeter checks it matches)`)
+  /**
+   * What every ask and poll checks first, and says nothing about the project
+   * (issue 19; docs/daemon-api.md, Ask): a token is presented (401), the
+   * project header is there (401) and names this project (403, without
+   * naming the one served). Only then is a member or a request looked up.
+   */
+  function assertCallerShape(request: RouteRequest): string {
     const token = bearerToken(request.headers.authorization)
-    if (!token) throw unauthorized('member_token_required', `This route needs ${member}'s member token: Authorization: Bearer <token>`)
+    if (!token) throw unauthorized('member_token_required', `This route needs a member token: Authorization: Bearer <token>`)
+    const named = request.headers[PROJECT_HEADER]
+    if (named === undefined) throw unauthorized('project_header_required', `Asks need the ${PROJECT_HEADER} header naming this project (the perimeter checks it matches)`)
+    const value = Array.isArray(named) ? named[0] : named
+    if (value !== context.projectId()) throw forbidden('project_mismatch', `${PROJECT_HEADER} names ${JSON.stringify(value.slice(0, 80))}, which is not the project this daemon serves`)
+    return token
+  }
+
+  /** Then, in this order: the member is internal 403; the token is another member's 403; it is no member's 401. */
+  async function assertMemberToken(member: string, token: string) {
     const card = await readMember(context, member)
     if (card.exposure !== 'external' || card.problem) throw forbidden('member_not_exposed', `${member} is not exposed (exposure internal): its asks are refused`)
     if (await verifyMemberToken(context, member, token)) return
@@ -82,9 +95,10 @@ export function createAsks(context: DaemonContext, engine: Engine) {
       path: '/team/:id/ask',
       auth: 'member',
       async handle(request) {
+        const token = assertCallerShape(request)
         const member = memberIdOf(request.params.id)
-        await readMember(context, member)
-        await assertMemberCaller(request, member)
+        // An unknown member is 404 here (readMember), to a caller who showed a token for this project.
+        await assertMemberToken(member, token)
         const {text, session} = assertValid<{text: string; session?: string}>('daemon-team-ask', await request.body())
         const conv = `ask-${member}-${session ?? newId('').toLowerCase()}`.toLowerCase()
         const request_id = newId('req_')
@@ -100,9 +114,10 @@ export function createAsks(context: DaemonContext, engine: Engine) {
       path: '/team/requests/:request_id',
       auth: 'member',
       async handle(request) {
+        const token = assertCallerShape(request)
         const record = asks.get(request.params.request_id)
         if (!record) throw notFound('request_not_found', `No ask request ${String(request.params.request_id).slice(0, 40)}`)
-        await assertMemberCaller(request, record.member)
+        await assertMemberToken(record.member, token)
         return {request_id: record.request_id, ...statusOf(record), conv: record.conv}
       },
     },

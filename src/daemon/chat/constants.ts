@@ -59,6 +59,8 @@ export interface ChatLimits {
   turnTimeoutMs: number
   delegationDepth: number
   delegationFanOut: number
+  /** The most the clients may report spending per UTC day, in USD (`--max-cost-per-day`); null: no limit. */
+  maxCostPerDay: number | null
 }
 
 export const DEFAULT_CHAT_LIMITS: ChatLimits = {
@@ -67,6 +69,7 @@ export const DEFAULT_CHAT_LIMITS: ChatLimits = {
   turnTimeoutMs: DEFAULT_TURN_TIMEOUT_MS,
   delegationDepth: DEFAULT_DELEGATION_DEPTH,
   delegationFanOut: DEFAULT_DELEGATION_FAN_OUT,
+  maxCostPerDay: null,
 }
 
 /** `c-3f9a…`: a prefix and 48 random bits in hex, enough to never collide within one project. */

@@ -17,7 +17,9 @@ import {loadConversations, newConversation, saveConversation, type StoredConvers
 import {sweepPrivateFolders} from './private-files.js'
 import {startTurn, type StartedTurn} from './turn.js'
 import type {ChatEngine, ConversationView, FinalHook, SubmitResult, TurnFinal, TurnInput} from './types.js'
-import type {ChatUserData} from './wire.js'
+import type {Budget} from './usage/budget.js'
+import {BUDGET_HELD_EVENT, BUDGET_RELEASED_EVENT} from './usage/constants.js'
+import type {BudgetHeldData, BudgetReleasedData, ChatUserData} from './wire.js'
 
 /** What `GET /chat/turns/<id>` answers. A merged input's turn id is the turn that answered it. */
 export interface TurnRecord {
@@ -50,15 +52,25 @@ export interface Engine extends ChatEngine {
   /** Loads the stored conversations; call once before serving. */
   start(): Promise<void>
   turn(id: string): TurnRecord | null
+  /** Conversations whose next turn waits for the daily budget (0 while it is open). */
+  heldTurns(): number
 }
 
-export function createChatEngine(context: DaemonContext): Engine {
+export interface EngineOptions {
+  /** The daily budget (`--max-cost-per-day`): while exhausted, new turns are refused and accepted ones wait. */
+  budget?: Budget
+}
+
+export function createChatEngine(context: DaemonContext, options: EngineOptions = {}): Engine {
+  const {budget} = options
   const convs = new Map<string, ConvState>()
   const ready: string[] = []
   const turns = new Map<string, TurnRecord>()
   const finalHooks: FinalHook[] = []
   const idleListeners = new Set<(conv: string) => void>()
   const coordinating: Array<(conv: string) => boolean> = []
+  /** Tickets whose wait for the budget was announced (`chat.budget.held`), so each is said once. */
+  const heldAnnounced = new Set<string>()
   let runningCount = 0
   let closed = false
   const limits = () => context.chatLimits
@@ -84,6 +96,7 @@ export function createChatEngine(context: DaemonContext): Engine {
     turns: state.stored.turns,
     turn_id: state.running?.turn_id ?? null,
     last_final_at: state.stored.last_final_at,
+    ...(state.ready && budget?.exhausted() ? {held: 'budget' as const} : {}),
   })
 
   const persist = (state: ConvState) =>
@@ -96,6 +109,7 @@ export function createChatEngine(context: DaemonContext): Engine {
   }
 
   function schedule() {
+    if (budget?.exhausted()) return holdReady()
     while (!closed && runningCount < limits().maxTurns && ready.length > 0) {
       const state = convs.get(ready.shift()!)!
       state.ready = false
@@ -103,6 +117,39 @@ export function createChatEngine(context: DaemonContext): Engine {
       run(state)
     }
   }
+
+  /**
+   * The budget is spent (issue 19, Cost and usage): no turn starts. Each conv
+   * that would have started one says so once in its thread, with the
+   * delegation requests the turn answers; the turn runs on release.
+   */
+  function holdReady() {
+    if (closed) return
+    for (const conv of ready) {
+      const state = convs.get(conv)!
+      const head = state.pending[0]
+      if (!head || heldAnnounced.has(head.ticket)) continue
+      heldAnnounced.add(head.ticket)
+      const request_ids = state.pending.flatMap((p) => p.input.request_ids ?? [])
+      const {resets_at} = budget!.state()
+      context.timeline.append(BUDGET_HELD_EVENT, {
+        author: 'daemon',
+        text: `the day's budget is spent: ${state.stored.member}'s next turn waits until ${resets_at} or until the limit is raised`,
+        conv,
+        member: state.stored.member,
+        turn_id: head.ticket,
+        ...(request_ids.length > 0 ? {request_ids} : {}),
+      } satisfies BudgetHeldData)
+    }
+  }
+
+  budget?.onRelease(() => {
+    if (heldAnnounced.size > 0) {
+      context.timeline.append(BUDGET_RELEASED_EVENT, {author: 'daemon', text: `the budget is open again: ${ready.length} held conversation(s) go on`, held: ready.length} satisfies BudgetReleasedData)
+    }
+    heldAnnounced.clear()
+    schedule()
+  })
 
   /** The next turn's inputs: the head alone, or every merged input waiting (briefs and wakes answered together). */
   function takeInputs(state: ConvState): Pending[] {
@@ -198,6 +245,8 @@ export function createChatEngine(context: DaemonContext): Engine {
       if (closed) throw new MeshError('unavailable', 'daemon_stopping', 'The daemon is stopping; no new turns')
       await assertUsable(input.member)
       if (input.become) await assertUsable(input.become)
+      // A spent budget refuses new turns; briefs and wakes (merge) are work already under way: they wait, never lost.
+      if (!input.merge && budget?.exhausted()) throw budget.refusal()
       const busy = convs.get(input.conv)?.running != null || runningCount >= limits().maxTurns
       if (!input.merge && busy && waitingTurns >= limits().maxWaiting) {
         throw rateLimited(`The daemon is at capacity (${limits().maxTurns} turns running, ${limits().maxWaiting} waiting); try again shortly`, 5, 'at_capacity')
@@ -223,6 +272,7 @@ export function createChatEngine(context: DaemonContext): Engine {
       return !!state && ((state.running !== null && !state.running.finishing) || state.pending.length > 0)
     },
     turn: (id) => turns.get(id) ?? null,
+    heldTurns: () => (budget?.exhausted() ? ready.length : 0),
     onFinal(hook) {
       finalHooks.push(hook)
       return () => void finalHooks.splice(finalHooks.indexOf(hook), 1)

@@ -15,9 +15,12 @@ import {startQueueDispatch, type QueueDispatch} from './queue/dispatcher.js'
 import {queueRoutes} from './queue/routes.js'
 import {resolutionHook} from './resolution/index.js'
 import {chatRoutes} from './routes.js'
+import {createBudget} from './usage/budget.js'
+import {usageRoutes} from './usage/routes.js'
 
 export function chatArea(context: DaemonContext): DaemonArea {
-  const engine = createChatEngine(context)
+  const budget = createBudget(context, context.chatLimits.maxCostPerDay)
+  const engine = createChatEngine(context, {budget})
   const asks = createAsks(context, engine)
   // Resolution first: a task is done before a report wakes whoever delegated it.
   engine.onFinal(resolutionHook(context))
@@ -35,17 +38,24 @@ export function chatArea(context: DaemonContext): DaemonArea {
   }
   return {
     name: 'chat',
-    routes: [...chatRoutes(context, engine), ...asks.routes, ...queueRoutes(context, engine), ...delegation.routes],
+    routes: [...chatRoutes(context, engine), ...asks.routes, ...queueRoutes(context, engine), ...delegation.routes, ...usageRoutes(context, engine, budget)],
     async start() {
+      // Today's spend is known before the first turn may start.
+      await budget.start()
       await engine.start()
-      queue = await startQueueDispatch(context, engine)
+      queue = await startQueueDispatch(context, engine, {budget})
     },
     async close() {
       await queue?.stop()
       await engine.close()
       await delegation.flush()
+      budget.close()
     },
-    warnings,
+    warnings: async () => {
+      const held = engine.heldTurns()
+      const spent = budget.exhausted() ? [`the day's budget is spent ($${budget.state().spent_usd} of $${budget.state().max_cost_per_day}): new turns are refused${held > 0 ? ` and ${held} conversation(s) wait` : ''} until ${budget.state().resets_at} or the limit is raised`] : []
+      return [...(await warnings()), ...spent]
+    },
     health: () => {
       const convs = engine.conversations()
       return {chat: {live_turns: convs.filter((conv) => conv.live).length, waiting: convs.reduce((sum, conv) => sum + conv.waiting, 0)}}

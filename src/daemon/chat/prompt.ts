@@ -6,6 +6,7 @@
  */
 import type {MemberCard, MemberSummary} from '../team/cards.js'
 import type {ContextFile} from './context-slice.js'
+import {GIT_MANAGER} from './resolution/constants.js'
 import type {TurnAnchor} from './types.js'
 
 /** The first sentence of a prompt, for the catalog (at most 200 characters). */
@@ -36,19 +37,36 @@ function catalogText(catalog: CatalogEntry[]): string {
   return `## Teammates\n\n${lines.join('\n')}`
 }
 
-const PROTOCOL = `## Working with the daemon
+/** A marker exactly as the daemon's parser reads it (markers.ts): the fence, `mesh-<kind>`, a JSON object, the fence. */
+const markerBlock = (kind: string, example: string) => `\`\`\`mesh-${kind}\n${example}\n\`\`\``
+
+/**
+ * How to speak to the daemon. Each marker is shown as a block of its own in
+ * the form markers.ts parses (issue 19: an example the parser would not
+ * read teaches the agent to write markers nobody acts on); the commit marker
+ * only to whoever may use it (resolution/hook.ts `mayCommit`).
+ */
+function protocolText(commits: boolean): string {
+  const parts = [
+    `## Working with the daemon
 
 Start your answer with the line \`→ working on #<initiative> · #<task>\`. If the request names none, first locate the task it belongs to (\`mesh task list\`) or create it (\`mesh initiative create\`, \`mesh task create\`).
 
+Each marker below is a fenced block of its own: the opening fence and \`mesh-<name>\` alone on a line, one JSON object, then the closing fence alone on a line.
+
 To hand work to a teammate (the default for anything outside your part), end your answer with:
-\`\`\`mesh-delegate
-{"member": "<teammate id>", "brief": "<what to do, the files, what done means>", "task": "<task id>"}
-\`\`\`
-When your work finishes the task you are anchored to, or answers work handed to you, end with a report (omit "for" to answer every open request; "commit": null with "files" when a teammate commits for you):
-\`\`\`mesh-report
-{"status": "done", "task": "<task id>", "summary": "<one paragraph>", "for": ["<request id>"], "commit": null, "files": ["<changed file>"], "subject": "<type>(<scope>): <subject> [<task id>]"}
-\`\`\`
-To take a teammate's profile for your next turn only: \`\`\`mesh-become {"member": "<id>"} \`\`\` as a fenced block of its own.`
+${markerBlock('delegate', '{"member": "<teammate id>", "brief": "<what to do, the files, what done means>", "task": "<task id>"}')}`,
+    `When your work finishes the task you are anchored to, or answers work handed to you, end with a report (omit "for" to answer every open request; ${commits ? '"commit": null with "files" when a teammate commits for you' : '"commit": null with "files": the git-manager commits them for you'}):
+${markerBlock('report', '{"status": "done", "task": "<task id>", "summary": "<one paragraph>", "for": ["<request id>"], "commit": null, "files": ["<changed file>"], "subject": "<type>(<scope>): <subject> [<task id>]"}')}`,
+    `To take a teammate's profile for your next turn only:
+${markerBlock('become', '{"member": "<teammate id>"}')}`,
+  ]
+  if (commits) {
+    parts.push(`To commit files (exactly those named, with the team's commit conventions):
+${markerBlock('commit', '{"subject": "<type>(<scope>): <subject>", "files": ["<changed file>"], "body": "<why, in a few lines>", "task": "<task id>"}')}`)
+  }
+  return parts.join('\n\n')
+}
 
 export interface SystemPromptParts {
   member: MemberCard
@@ -62,7 +80,8 @@ export function systemPrompt({member, files, catalog, boundaries}: SystemPromptP
   const parts = [member.prompt.trim()]
   if (boundaries.length > 0) parts.push(boundaries.map((line) => `- ${line}`).join('\n'))
   if (files.length > 0) parts.push(`## Project context\n\n${files.map((file) => `### ${file.id}\n\n${file.body}`).join('\n\n')}`)
-  parts.push(catalogText(catalog), PROTOCOL)
+  const commits = member.id === GIT_MANAGER || !catalog.some((entry) => entry.id === GIT_MANAGER)
+  parts.push(catalogText(catalog), protocolText(commits))
   return parts.filter((part) => part !== '').join('\n\n')
 }
 

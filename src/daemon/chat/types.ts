@@ -97,6 +97,8 @@ export interface ConversationView {
   /** The running turn, if any. */
   turn_id: string | null
   last_final_at: string | null
+  /** Its next turn waits for the daily budget (`--max-cost-per-day`); absent otherwise. */
+  held?: 'budget'
 }
 
 export interface SubmitResult {

@@ -17,6 +17,9 @@ export type {MemberSummary} from '../team/cards.js'
 export type {AccessLevel} from './clients/templates.js'
 export type {QueueFile, QueueItem, QueueStatus} from './queue/queue-file.js'
 export type {LedgerRow, LedgerSnapshot, Requester, DelegationOutcome} from './delegation/ledger.js'
+export type {BudgetState} from './usage/budget.js'
+export type {UsageTotals, MemberUsage, ConvUsage, DayUsage} from './usage/sum.js'
+export type {UsageReport} from './usage/routes.js'
 
 /** `POST /chat/send` and `POST /chat/dispatch` (202): the turn started or lined up. */
 export type SendAnswer = SubmitResult & {member: string; anchor?: TurnAnchor}
@@ -141,6 +144,23 @@ export interface DelegationClosedData extends TimelineFields {
   member: string
   requester: {conv: string | null; member: string}
   reason?: string
+}
+
+/** `chat.budget.held`: the day's budget is spent, so this conv's next turn waits (engine.ts). */
+export interface BudgetHeldData extends TimelineFields {
+  member: string
+  /** The input at the head of the conv: its turn id once it runs. */
+  turn_id: string
+  /** The delegation requests the held turn answers. */
+  request_ids?: string[]
+}
+
+/** `chat.budget.released`: the budget is open again (a new UTC day, a higher limit); the held convs go on. */
+export interface BudgetReleasedData {
+  author: string
+  text: string
+  /** Conversations that were waiting. */
+  held: number
 }
 
 /** `queue.item.added|updated|removed|sent` (queue/store.ts). */

@@ -16,7 +16,33 @@ export interface MemberDraft {
 
 const TITLE_LINE = /^\s*title\s*:\s*(.+?)\s*$/im
 const ID_LINE = /^\s*id\s*:\s*(\S+)\s*$/im
-const EXTERNAL = /\b(external|externally|exposed|expose)\b/i
+const EXPOSURE_WORD = /\b(?:external|externally|exposed|expose)\b/gi
+/** Words that keep a member inside: "internal only", "keep it internal". */
+const INTERNAL_WORD = /\b(?:internal|internally)\b/i
+/** A negation close before an exposure word turns it around: "never expose", "do not expose", "not exposed". */
+const NEGATION = /\b(?:never|not|no|nor|neither|without|cannot)\b|n't\b/i
+/** How far back a negation reaches: a few words, within the same clause. */
+const NEGATION_WORDS = 4
+const CLAUSE_END = /[.;:!?,\n]|\bbut\b/gi
+
+/**
+ * External only when the text asks for it and nothing says otherwise (issue
+ * 19: "never expose" made a member external): an exposure word not negated
+ * in its clause, and no "internal" anywhere. In doubt, internal — exposing
+ * hands out a token.
+ */
+function exposureOf(text: string): Exposure {
+  if (INTERNAL_WORD.test(text)) return 'internal'
+  let asked = false
+  for (const match of text.matchAll(EXPOSURE_WORD)) {
+    const before = text.slice(0, match.index)
+    const clause = before.slice(Math.max(0, ...[...before.matchAll(CLAUSE_END)].map((end) => end.index + end[0].length)))
+    const words = clause.trim().split(/\s+/).slice(-NEGATION_WORDS).join(' ')
+    if (NEGATION.test(words)) return 'internal'
+    asked = true
+  }
+  return asked ? 'external' : 'internal'
+}
 const TITLE_MAX = 80
 const ID_MAX = 32
 
@@ -51,5 +77,5 @@ export function draftMember(text: string, contextIds: readonly string[]): Member
   const rest = text.replace(TITLE_LINE, '').replace(ID_LINE, '')
   const context = contextIds.filter((stem) => new RegExp(`(^|[^a-z0-9-])${escapeRegExp(stem)}($|[^a-z0-9-])`, 'i').test(text))
   const prompt = rest.trim()
-  return {id, title, context, exposure: EXTERNAL.test(text) ? 'external' : 'internal', prompt: prompt === '' ? '' : `${prompt}\n`}
+  return {id, title, context, exposure: exposureOf(text), prompt: prompt === '' ? '' : `${prompt}\n`}
 }

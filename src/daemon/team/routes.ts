@@ -12,6 +12,7 @@ import {answer, type Route, type RouteRequest} from '../route-table.js'
 import {memberAccess} from '../chat/clients/access.js'
 import {loadClients} from '../chat/clients/sources.js'
 import {listMembers, memberIdOf, readMember, type MemberCard} from './cards.js'
+import {assertKnownClient} from './client-check.js'
 import {draftMember} from './draft.js'
 import {memberTokens} from './member-tokens.js'
 import {createMember, deleteMember, patchMember, type MemberInput, type MemberPatch} from './members.js'
@@ -63,6 +64,7 @@ export function teamRoutes(context: DaemonContext): Route[] {
       auth: 'portal',
       async handle(request) {
         const input = assertValid<MemberInput>('daemon-team-create', await request.body())
+        if (input.client !== undefined) await assertKnownClient(context, input.client)
         return answer(await createMember(context, input), 201)
       },
     },
@@ -83,6 +85,7 @@ export function teamRoutes(context: DaemonContext): Route[] {
       async handle(request) {
         const id = memberIdOf(request.params.id)
         const patch = assertValid<MemberPatch>('daemon-team-patch', await request.body())
+        if (typeof patch.client === 'string') await assertKnownClient(context, patch.client)
         return patchMember(context, id, patch)
       },
     },

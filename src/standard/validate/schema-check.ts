@@ -3,6 +3,7 @@ import {getValidator} from '../../lib/schemas.js'
 import type {FileKind, ProjectFile} from '../project/index.js'
 import {instancePathToField} from '../../lib/schemas.js'
 import type {FindingCollector} from './collector.js'
+import type {Severity} from './types.js'
 
 /** Which schema in schemas/ describes each kind of file. */
 export const SCHEMA_OF_KIND: Partial<Record<FileKind, string>> = {
@@ -25,6 +26,16 @@ export const SCHEMA_OF_KIND: Partial<Record<FileKind, string>> = {
   'debug-stream': 'debug-event',
 }
 
+/**
+ * Runtime logs the daemon appends and nobody commits (deny-list): their
+ * findings are warnings, never errors (issue 19). A line torn by a killed
+ * daemon or written by another tool must not fail `mesh validate` — or the
+ * pre-commit check it runs in — over a file that is not committed. The
+ * loader does not even read `timeline/` (classify.ts); the debug stream,
+ * kept under 5 MB by the daemon, is still checked.
+ */
+const RUNTIME_LOG_KINDS = new Set<FileKind>(['timeline', 'debug-stream'])
+
 /** Kinds whose frontmatter is mandatory (docs are governance R4, reported as r4-frontmatter). */
 const NEEDS_FRONTMATTER = new Set<FileKind>(['task', 'archived-task', 'initiative', 'workflow', 'protocol', 'run-log', 'team', 'context', 'decision', 'criterion', 'doc'])
 
@@ -36,8 +47,9 @@ const DESCRIBED_RULES = new Set(['modules-general', 'modules-project', 'private-
  * missing frontmatter, and every ajv error mapped to the offending key.
  */
 export function checkFileSchema(file: ProjectFile, findings: FindingCollector): void {
+  const severity = RUNTIME_LOG_KINDS.has(file.kind) ? 'warning' : undefined
   if (file.parseError) {
-    findings.add(file, 'parse', file.parseError.message, {line: file.parseError.line, column: file.parseError.column})
+    findings.add(file, 'parse', file.parseError.message, {line: file.parseError.line, column: file.parseError.column}, severity)
     return
   }
   const schema = SCHEMA_OF_KIND[file.kind]
@@ -46,9 +58,9 @@ export function checkFileSchema(file: ProjectFile, findings: FindingCollector): 
     const validate = getValidator(schema)
     for (const record of file.records) {
       if (record.error) {
-        findings.add(file, 'parse', record.error.message, {line: record.error.line, column: record.error.column})
+        findings.add(file, 'parse', record.error.message, {line: record.error.line, column: record.error.column}, severity)
       } else if (!validate(record.data)) {
-        report(file, schema, record.data, validate.errors ?? [], findings, record.line)
+        report(file, schema, record.data, validate.errors ?? [], findings, record.line, severity)
       }
     }
     return
@@ -63,7 +75,7 @@ export function checkFileSchema(file: ProjectFile, findings: FindingCollector): 
   if (!validate(data)) report(file, schema, data, validate.errors ?? [], findings)
 }
 
-function report(file: ProjectFile, schema: string, data: unknown, errors: ErrorObject[], findings: FindingCollector, recordLine?: number): void {
+function report(file: ProjectFile, schema: string, data: unknown, errors: ErrorObject[], findings: FindingCollector, recordLine?: number, severity?: Severity): void {
   const root = getValidator(schema).schema as Record<string, unknown>
   const seen = new Set<string>()
   const valueErrorAt = new Set<string>()
@@ -82,7 +94,7 @@ function report(file: ProjectFile, schema: string, data: unknown, errors: ErrorO
     const key = `${pointer}\0${message}`
     if (seen.has(key)) continue
     seen.add(key)
-    findings.add(file, 'schema', message, {pointer, key: error.keyword === 'additionalProperties', recordLine})
+    findings.add(file, 'schema', message, {pointer, key: error.keyword === 'additionalProperties', recordLine}, severity)
   }
 }
 

@@ -107,6 +107,30 @@ describe('mesh daemon logs', () => {
     }
   })
 
+  it('--follow does not print its own polls of /debug/tail as http lines, and still prints other requests (issue 19)', async () => {
+    repo = makeRepo()
+    server = spawnCli(['serve', '--port', '0', '--json'], {cwd: repo.root})
+    const started = await server.nextJson()
+    const token = readFileSync(join(repo.root, '.mesh/credentials/portal-token'), 'utf8').trim()
+    const mark = (msg: string) => fetch(`${started.url}/debug/log`, {method: 'POST', headers: {authorization: `Bearer ${token}`, 'content-type': 'application/json'}, body: JSON.stringify({lvl: 'info', tag: 'ux', msg})})
+    const follower = spawnCli(['daemon', 'logs', '--follow'], {cwd: repo.root})
+    try {
+      // Each mark is read by a later poll than the one before: the polls in between were answered and logged.
+      for (const msg of ['mark-1', 'mark-2', 'mark-3']) {
+        await mark(msg)
+        await follower.waitFor((line) => JSON.parse(line).msg === msg)
+      }
+      await fetch(`${started.url}/health`)
+      await mark('mark-4')
+      await follower.waitFor((line) => JSON.parse(line).msg === 'mark-4')
+      const http = follower.lines.map((line) => JSON.parse(line)).filter((event) => event.tag === 'http').map((event) => event.msg)
+      expect(http).toContain('GET /health 200')
+      expect(http.filter((msg) => msg.startsWith('GET /debug/tail'))).toEqual([])
+    } finally {
+      await follower.stop()
+    }
+  })
+
   it('without a daemon says so and exits 1', async () => {
     repo = makeRepo()
     const result = await runCli(['daemon', 'logs'], {cwd: repo.root})

@@ -16,9 +16,10 @@ export interface ServedProject {
   stop(): Promise<void>
 }
 
-export async function serveProject(extra: Record<string, string> = {}): Promise<ServedProject> {
+/** `serve` adds flags to `mesh serve` and variables to its environment. */
+export async function serveProject(extra: Record<string, string> = {}, serve: {args?: string[]; env?: NodeJS.ProcessEnv} = {}): Promise<ServedProject> {
   const repo = makeRepo(extra)
-  let server: SpawnedCli | undefined = spawnCli(['serve', '--port', '0', '--json'], {cwd: repo.root})
+  let server: SpawnedCli | undefined = spawnCli(['serve', '--port', '0', '--json', ...(serve.args ?? [])], {cwd: repo.root, env: serve.env})
   const started = await server.nextJson()
   if (started.event !== 'listening') throw new Error(`the daemon did not start: ${JSON.stringify(started)} ${server.stderr()}`)
   return {

@@ -1,5 +1,6 @@
 import {spawn, spawnSync} from 'node:child_process'
-import {existsSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {parseFrontmatter} from '../../../src/standard/frontmatter.js'
@@ -85,6 +86,18 @@ describe('mesh team add', () => {
     // --exposure wins over a draft that reads as exposed.
     expect(json(await project.mesh(['team', 'add', 'quiet', '--from-text', 'Exposed to nobody.', '--exposure', 'internal', '--json']))).toMatchObject({id: 'quiet', exposure: 'internal'})
     expect(project.tokens()).not.toHaveProperty('quiet')
+  })
+
+  it('drafts "never expose" and its kin as internal: no token is made (issue 19)', async () => {
+    for (const [id, text] of [
+      ['sentinel', 'Security sentinel. Reads every change for secrets. Never expose it.'],
+      ['keeper', 'Key keeper. Do not expose this member.'],
+      ['vault', 'Vault reader, internal only.'],
+    ]) {
+      expect(json(await project.mesh(['team', 'add', id, '--from-text', text, '--json']))).toMatchObject({id, exposure: 'internal'})
+      expect(card(id).data.exposure).toBe('internal')
+      expect(project.tokens()).not.toHaveProperty(id)
+    }
   })
 
   it('refuses an existing id (409, exit 1) and malformed input (exit 2) before writing', async () => {
@@ -229,3 +242,29 @@ describe('mesh team without a daemon', () => {
     }
   })
 })
+
+describe('mesh team edit --client', () => {
+  it("refuses a client this machine does not know at once, before the card is written; a client of the user's clients file is known (issue 19)", async () => {
+    const config = mkdtempSync(join(tmpdir(), 'mesh-config-'))
+    mkdirSync(join(config, 'mesh'), {mode: 0o700})
+    writeFileSync(join(config, 'mesh', 'clients.yaml'), 'clients:\n  mine:\n    command: ["mine", "--model", "{model}"]\n', {mode: 0o600})
+    const served = await serveProject({}, {env: {XDG_CONFIG_HOME: config}})
+    try {
+      const before = served.repo.read('.mesh/team/architect.md')
+      const typo = await served.mesh(['team', 'edit', 'architect', '--client', 'claud', '--json'])
+      expect(typo.code).toBe(1)
+      expect(json(typo).error).toMatchObject({code: 'unknown_client', field: 'client', message: expect.stringMatching(/^Unknown client "claud": this machine knows claude, codex, gemini, mine, script/)})
+      expect(served.repo.read('.mesh/team/architect.md')).toBe(before)
+      const added = await served.mesh(['team', 'add', 'reviewer', '--title', 'Reviewer', '--client', 'nope'])
+      expect([added.code, added.errorText]).toEqual([1, expect.stringMatching(/Unknown client "nope"/)])
+      expect(existsSync(join(served.repo.root, '.mesh/team/reviewer.md'))).toBe(false)
+
+      const mine = json(await served.mesh(['team', 'edit', 'architect', '--client', 'mine', '--json']))
+      expect(mine).toMatchObject({id: 'architect', client: 'mine'})
+    } finally {
+      await served.stop()
+      rmSync(config, {recursive: true, force: true})
+    }
+  })
+})
+

@@ -37,6 +37,24 @@ describe('mesh validate (built CLI)', () => {
     expect(result.stdout.trim().split('\n').at(-1)).toMatch(/^✖ 2 errors, 1 warning, 0 infos — 22 files checked$/)
   })
 
+  it('is not failed by the timeline, runtime data nobody commits: a torn line, a day past 16 MB (issue 19)', async () => {
+    const delta = (seq: number) => JSON.stringify({ts: '2026-11-26T10:00:00.000Z', type: 'chat.assistant.delta', author: 'developer', text: `line ${seq} ${'x'.repeat(200)}`, conv: 'c-1', turn_id: 't-1', member: 'developer', seq, src: 'daemon'})
+    const busyDay = Array.from({length: 80_000}, (_, seq) => delta(seq)).join('\n') + '\n'
+    const repo = makeRepo({
+      '.mesh/timeline/2026-11-26.jsonl': busyDay,
+      // A daemon killed in the middle of an append leaves half a line.
+      '.mesh/timeline/2026-11-27.jsonl': `${delta(0)}\n{"ts":"2026-11-27T10:00:00.000Z","type":"chat.assistant.delta","author":"dev`,
+    })
+    try {
+      expect(busyDay.length).toBeGreaterThan(16 * 1024 * 1024)
+      const result = await runCli(['validate', '--verbose', repo.root])
+      expect(result.code, result.stdout).toBe(0)
+      expect(result.stdout).toMatch(/\.mesh\/timeline\/ +the daemon's event log \(deny-list, runtime data\): not validated/)
+    } finally {
+      repo.cleanup()
+    }
+  })
+
   it('--format json and --json print the report', async () => {
     for (const flags of [['--format', 'json'], ['--json']]) {
       const result = await runCli(['validate', invalid.root, ...flags])

@@ -66,6 +66,33 @@ describe('ask and poll', () => {
     expect((await harness.call('POST', '/chat/send', {headers: {authorization: `Bearer ${token}`}, body: JSON.stringify({text: 'x'})})).status).toBe(401)
   })
 
+  it('refuses in the documented order: no token is 401 before the project or the member is looked at, and says nothing of the project (issue 19)', async () => {
+    await start()
+    const token = await tokenOf('consultant')
+    const asked = await ask('consultant', token, {text: 'x'})
+    const anonymous = [
+      await ask('consultant', null, {text: 'x'}, {'x-mesh-project': 'another'}),
+      await ask('nobody', null, {text: 'x'}, {}),
+      await ask('architect', null, {text: 'x'}),
+      await harness.call('GET', '/team/requests/req_000000000000', {headers: {'x-mesh-project': 'another'}}),
+      await harness.call('GET', `/team/requests/${asked.body.request_id}`, {headers: {'x-mesh-project': 'another'}}),
+    ]
+    for (const answer of anonymous) {
+      expect([answer.status, answer.body.error.code]).toEqual([401, 'member_token_required'])
+      // Neither the project's id nor whether the member or request exists.
+      expect(JSON.stringify(answer.body)).not.toMatch(/demo|nobody|internal|exposed|req_/)
+    }
+    // With a token: the header, then the project — named by the caller only — then the member or request.
+    expect((await ask('nobody', token, {text: 'x'}, {})).body.error.code).toBe('project_header_required')
+    const elsewhere = await ask('nobody', token, {text: 'x'}, {'x-mesh-project': 'another'})
+    expect([elsewhere.status, elsewhere.body.error.code]).toEqual([403, 'project_mismatch'])
+    expect(elsewhere.body.error.message).not.toContain('demo')
+    expect((await ask('nobody', token, {text: 'x'})).body.error.code).toBe('member_not_found')
+    expect((await poll('req_000000000000', token)).body.error.code).toBe('request_not_found')
+    // Routes other than ask and poll keep the perimeter's check first.
+    expect((await harness.call('GET', '/chat/convs', {headers: {'x-mesh-project': 'another'}})).body.error.code).toBe('project_mismatch')
+  })
+
   it('answers 403 to every outstanding ask once the member is revoked, and 401 to the old token after a rotate', async () => {
     await start()
     const token = await tokenOf('consultant')

@@ -23,6 +23,24 @@ describe('draftMember', () => {
     expect(draftMember('Consultant. Externalities are not our concern.', TREE).exposure).toBe('internal')
   })
 
+  it.each([
+    'Consultant. Never expose it.',
+    'Consultant; do not expose this member to partners.',
+    "Consultant. Don't expose it.",
+    'Consultant, not exposed to anyone.',
+    'Consultant that must never be exposed externally.',
+    'Consultant. It should not be external.',
+    'Consultant. Internal only.',
+    'Consultant for internal use; exposed later maybe.',
+  ])('reads a negation or "internal" as internal: %s', (text) => {
+    expect(draftMember(text, TREE).exposure).toBe('internal')
+  })
+
+  it('keeps a negation to its own clause', () => {
+    expect(draftMember('Helpdesk. Not a developer, exposed to partners.', TREE).exposure).toBe('external')
+    expect(draftMember('Helpdesk. Answers questions nobody else can; exposed to partners.', TREE).exposure).toBe('external')
+  })
+
   it('names context nodes as whole words only, in the tree order', () => {
     expect(draftMember('Guide. Knows the Product and the overview; not a stacked thing.', TREE).context).toEqual(['overview', 'product'])
   })

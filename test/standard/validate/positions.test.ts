@@ -42,9 +42,9 @@ describe('finding positions', () => {
   })
 
   it('JSONL records: the record line, the column within it', async () => {
-    const line = '{"ts":"2026-01-05T10:00:00Z","type":"Bad Type","author":"a","text":"t"}'
-    const findings = await findingsFor({'.mesh/timeline/2026-01-05.jsonl': `{"ts":"2026-01-05T10:00:00Z","type":"task.started","author":"a","text":"t"}\n\n${line}\n`})
-    expect(ofRule(findings, 'schema')).toMatchObject([{line: 3, column: line.indexOf('"Bad Type"') + 1}])
+    const line = '{"ts":"2026-01-05T10:00:00.123Z","src":"daemon","lvl":"info","tag":"Bad Tag","msg":"m"}'
+    const findings = await findingsFor({'.mesh/.runtime/debug.jsonl': `{"ts":"2026-01-05T10:00:00.123Z","src":"daemon","lvl":"info","tag":"boot","msg":"m"}\n\n${line}\n`})
+    expect(ofRule(findings, 'schema')).toMatchObject([{line: 3, column: line.indexOf('"Bad Tag"') + 1}])
   })
 
   it('broken JSON: the offending character even when V8 gives no position', async () => {

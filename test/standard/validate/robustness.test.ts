@@ -64,10 +64,19 @@ describe('validate on hostile input', () => {
   })
 
   it('a file of the standard over the size limit is a finding and is not read', async () => {
-    repo = makeRepo({'.mesh/timeline/2026-01-05.jsonl': ''})
-    truncateSync(join(repo.root, '.mesh/timeline/2026-01-05.jsonl'), MAX_STANDARD_FILE_BYTES + 1)
+    repo = makeRepo({'.mesh/public/links.yaml': ''})
+    truncateSync(join(repo.root, '.mesh/public/links.yaml'), MAX_STANDARD_FILE_BYTES + 1)
     const {findings} = await validateProject(repo.root)
-    expect(findings).toEqual([expect.objectContaining({file: '.mesh/timeline/2026-01-05.jsonl', rule: 'parse', message: expect.stringMatching(/larger than the 16 MB/)})])
+    expect(findings).toEqual([expect.objectContaining({file: '.mesh/public/links.yaml', rule: 'parse', severity: 'error', message: expect.stringMatching(/larger than the 16 MB/)})])
+  })
+
+  it('never reads the timeline: a day past 16 MB or a line torn by a killed daemon fails nothing (issue 19)', async () => {
+    repo = makeRepo({'.mesh/timeline/2026-01-05.jsonl': '{"ts":"2026-01-05T10:00:00Z","type":"chat.assistant.delta","author":"a","text":', '.mesh/timeline/2026-01-06.jsonl': ''})
+    truncateSync(join(repo.root, '.mesh/timeline/2026-01-06.jsonl'), MAX_STANDARD_FILE_BYTES + 1)
+    const report = await validateProject(repo.root)
+    expect(report.ok).toBe(true)
+    expect(report.findings.filter((finding) => finding.file.startsWith('.mesh/timeline/'))).toEqual([])
+    expect(report.skipped).toEqual(expect.arrayContaining([{path: '.mesh/timeline/', reason: expect.stringMatching(/runtime data/)}]))
   })
 
   it('symbolic-link loops are listed as skipped, never followed', async () => {

@@ -21,15 +21,17 @@ describe('file rules', () => {
       '.mesh/modules/api/tasks/API3-yy.md': '---\nid: API3\nid: API4\n---\n',
       'mesh.json': '{\n  "mesh_version": 1,\n  "hub": }\n',
       '.mesh/public/links.yaml': 'version: 1\nmodules: [\n',
-      '.mesh/timeline/2026-01-05.jsonl': '{"ts":"2026-01-05T10:00:00Z","type":"task.started","author":"a","text":"t"}\n{oops\n',
+      '.mesh/.runtime/debug.jsonl': '{"ts":"2026-01-05T10:00:00.123Z","src":"daemon","lvl":"info","tag":"boot","msg":"m"}\n{oops\n',
     })
     expect(brief(ofRule(findings, 'parse'))).toEqual([
+      'parse@.mesh/.runtime/debug.jsonl:2',
       'parse@.mesh/modules/api/tasks/API2-xx.md:1',
       'parse@.mesh/modules/api/tasks/API3-yy.md:3',
       'parse@.mesh/public/links.yaml:3',
-      'parse@.mesh/timeline/2026-01-05.jsonl:2',
       'parse@mesh.json:3',
     ])
+    // A runtime log is never committed: its broken line is a warning (issue 19), the others errors.
+    expect(ofRule(findings, 'parse').map((finding) => finding.severity)).toEqual(['warning', 'error', 'error', 'error', 'error'])
   })
 
   it('schema: every ajv error becomes a finding naming the key', async () => {
@@ -43,9 +45,10 @@ describe('file rules', () => {
     expect(ofRule(findings, 'schema')[0].message).toBe('unknown key "extra" (allowed: mesh_version, hub, cluster, directory, messaging)')
   })
 
-  it('schema: JSONL records are each validated', async () => {
-    const findings = await findingsFor({'.mesh/timeline/2026-01-05.jsonl': '{"ts":"2026-01-05T10:00:00Z","type":"task.started","author":"a","text":"t"}\n{"ts":"yesterday","type":"x","author":"a","text":"t"}\n'})
-    expect(brief(ofRule(findings, 'schema'))).toEqual(['schema@.mesh/timeline/2026-01-05.jsonl:2'])
+  it('schema: JSONL records are each validated (warnings in a runtime log)', async () => {
+    const findings = await findingsFor({'.mesh/.runtime/debug.jsonl': '{"ts":"2026-01-05T10:00:00.123Z","src":"daemon","lvl":"info","tag":"boot","msg":"m"}\n{"ts":"yesterday","src":"daemon","lvl":"info","tag":"boot","msg":"m"}\n'})
+    expect(brief(ofRule(findings, 'schema'))).toEqual(['schema@.mesh/.runtime/debug.jsonl:2'])
+    expect(ofRule(findings, 'schema')[0].severity).toBe('warning')
   })
 
   it('frontmatter-required: a task without frontmatter', async () => {

@@ -10,7 +10,10 @@
 import {createMutex, type Mutex} from '../../../lib/mutex.js'
 import {CONV_PATTERN} from '../constants.js'
 import type {ChatEngine} from '../types.js'
+import type {Budget} from '../usage/budget.js'
+import {BUDGET_EXHAUSTED} from '../usage/constants.js'
 import {QUEUE_DEBUG_TAG} from './constants.js'
+import {isMeshError} from '../../../lib/errors.js'
 import {reasonOf, sendItem} from './send.js'
 import {queueStoreOf, type QueueContext} from './store.js'
 
@@ -27,14 +30,17 @@ export interface QueueDispatch {
  * fails its item (`failed_reason`) and is not retried: the next idle sends
  * the next item, the operator promotes the failed one again.
  */
-export async function startQueueDispatch(context: QueueContext, engine: ChatEngine): Promise<QueueDispatch> {
+export async function startQueueDispatch(context: QueueContext, engine: ChatEngine, options: {budget?: Budget} = {}): Promise<QueueDispatch> {
   const store = queueStoreOf(context)
   const recovered = await store.recover()
   if (recovered > 0) context.debug.log({lvl: 'warn', tag: QUEUE_DEBUG_TAG.recover, msg: `${recovered} queue item(s) left sending by the last daemon are marked failed`})
 
   const turns = new Map<string, Mutex>()
   const running = new Set<Promise<void>>()
+  /** Convs that went idle while the day's budget was spent: their queues are sent when it opens again. */
+  const heldByBudget = new Set<string>()
   let stopped = false
+  const isBudgetRefusal = (error: unknown) => isMeshError(error) && error.code === BUDGET_EXHAUSTED
 
   const dispatchOne = async (conv: string) => {
     if (stopped || !CONV_PATTERN.test(conv)) return
@@ -42,12 +48,18 @@ export async function startQueueDispatch(context: QueueContext, engine: ChatEngi
       context.debug.log({lvl: 'debug', tag: QUEUE_DEBUG_TAG.dispatch, conv, msg: 'the conv is live again: its queue waits for the next idle'})
       return
     }
+    // A spent budget (issue 19): the items stay queued, in the file, until it opens again.
+    if (options.budget?.exhausted()) {
+      heldByBudget.add(conv)
+      return
+    }
     const claimed = await store.claim(conv, {from: ['queued']})
     if (!claimed) return
     try {
-      const sent = await sendItem(store, engine, conv, claimed, () => (stopped ? 'queued' : 'failed'))
+      const sent = await sendItem(store, engine, conv, claimed, (error) => (stopped || isBudgetRefusal(error) ? 'queued' : 'failed'))
       context.debug.log({lvl: 'info', tag: QUEUE_DEBUG_TAG.dispatch, conv, msg: `queue item ${sent.item.id} sent as turn ${sent.turn.turn_id}`})
     } catch (error) {
+      if (isBudgetRefusal(error)) heldByBudget.add(conv)
       context.debug.log({lvl: 'warn', tag: QUEUE_DEBUG_TAG.dispatch, conv, msg: `queue item ${claimed.item.id} not sent: ${reasonOf(error)}`})
     }
   }
@@ -67,6 +79,11 @@ export async function startQueueDispatch(context: QueueContext, engine: ChatEngi
     running.add(work)
   }
   const unsubscribe = engine.onIdle(onIdle)
+  const unsubscribeBudget = options.budget?.onRelease(() => {
+    const convs = [...heldByBudget]
+    heldByBudget.clear()
+    for (const conv of convs) onIdle(conv)
+  })
 
   const settled = async () => {
     while (running.size > 0) await Promise.all([...running])
@@ -76,6 +93,7 @@ export async function startQueueDispatch(context: QueueContext, engine: ChatEngi
     async stop() {
       stopped = true
       unsubscribe()
+      unsubscribeBudget?.()
       await settled()
     },
   }

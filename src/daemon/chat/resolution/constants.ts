@@ -8,8 +8,10 @@
 /** Debug stream tag of everything resolution and agent commits report. */
 export const RESOLUTION_TAG = 'chat.resolution'
 
-/** A `## Resolution` section holds at most this many bytes (UTF-8) of the final message; the rest is cut with a note. */
+/** A `## Resolution` section holds at most this many bytes (UTF-8) of the final message; the middle is cut with a note. */
 export const RESOLUTION_MAX_BYTES = 8 * 1024
+/** Of those, the start of a long message; the rest is its end, where its summary is (issue 19). */
+export const RESOLUTION_HEAD_BYTES = 2 * 1024
 
 /** The reserved body section (spec: Task file). */
 export const RESOLUTION_HEADING = '## Resolution'

@@ -10,8 +10,8 @@ import {editFrontmatter, splitFrontmatter} from '../../../standard/frontmatter.j
 import type {DaemonContext} from '../../context.js'
 import {taskMutex, transitionTask} from '../../tasks/index.js'
 import type {TurnFinal} from '../types.js'
-import {RESOLUTION_MAX_BYTES, RESOLUTION_TAG, TASK_COMPLETED_EVENT} from './constants.js'
-import {asSectionContent, withResolution} from './section.js'
+import {RESOLUTION_HEAD_BYTES, RESOLUTION_MAX_BYTES, RESOLUTION_TAG, TASK_COMPLETED_EVENT} from './constants.js'
+import {asSectionContent, fenceOpenAt, withResolution} from './section.js'
 
 export type ResolveSkip = 'turn_failed' | 'no_report' | 'not_done' | 'no_task' | 'delegated_without_task'
 
@@ -60,20 +60,38 @@ export function taskToResolve(final: TurnFinal): {task: string; report: Report} 
   return anchored ? {task: anchored, report} : {skip: 'no_task'}
 }
 
-/** At most `max` bytes of UTF-8, cut on a character. */
-function cutToBytes(text: string, max: number): string {
-  const bytes = Buffer.from(text, 'utf8')
-  if (bytes.length <= max) return text
-  return bytes.subarray(0, max).toString('utf8').replace(/\uFFFD+$/, '')
+const bytesOf = (text: string) => Buffer.byteLength(text, 'utf8')
+
+/** The start of `text` in at most `max` bytes of UTF-8: cut at a line end when one is in its second half, else on a character. */
+function headOf(text: string, max: number): string {
+  const head = Buffer.from(text, 'utf8').subarray(0, max).toString('utf8').replace(/\uFFFD+$/, '')
+  const lineEnd = head.lastIndexOf('\n')
+  return lineEnd > head.length / 2 ? head.slice(0, lineEnd + 1) : head
 }
 
-/** The section's content: the final message (markers already out), else the report's summary, capped with a note. */
+/** The end of `text` in at most `max` bytes of UTF-8: from a line start when one is in its first half, else on a character. */
+function tailOf(text: string, max: number): string {
+  const bytes = Buffer.from(text, 'utf8')
+  const tail = bytes.subarray(Math.max(0, bytes.length - max)).toString('utf8').replace(/^\uFFFD+/, '')
+  const lineStart = tail.indexOf('\n')
+  return lineStart !== -1 && lineStart < tail.length / 2 ? tail.slice(lineStart + 1) : tail
+}
+
+/**
+ * The section's content: the final message (markers already out), else the
+ * report's summary. A message over 8 KB keeps its start and its end — where
+ * an agent writes its summary (issue 19) — with a note in between naming
+ * where the whole message is; a code block open at the cut is opened again.
+ */
 export function resolutionContent(final: TurnFinal, report: Report): string {
   const text = final.text.trim() || nonEmpty(report.summary) || `_(The turn ended without a final message.)_`
-  const cut = cutToBytes(text, RESOLUTION_MAX_BYTES)
-  if (cut === text) return asSectionContent(text)
-  const note = `_(Cut at ${RESOLUTION_MAX_BYTES / 1024} KB: the whole final message is in the timeline, conversation ${final.conv}, turn ${final.turn_id}.)_`
-  return `${asSectionContent(cut.trimEnd())}\n\n${note}`
+  if (bytesOf(text) <= RESOLUTION_MAX_BYTES) return asSectionContent(text)
+  const head = headOf(text, RESOLUTION_HEAD_BYTES)
+  const tail = tailOf(text, RESOLUTION_MAX_BYTES - RESOLUTION_HEAD_BYTES)
+  const cutKb = Math.ceil((bytesOf(text) - bytesOf(head) - bytesOf(tail)) / 1024)
+  const note = `_(… ${cutKb} KB of the final message cut here, to keep this section under ${RESOLUTION_MAX_BYTES / 1024} KB: the whole message is in the timeline, conversation ${final.conv}, turn ${final.turn_id}.)_`
+  const reopened = fenceOpenAt(text, text.length - tail.length)
+  return `${asSectionContent(head.trimEnd())}\n\n${note}\n\n${asSectionContent(`${reopened === null ? '' : `${reopened}\n`}${tail.replace(/^(?:[ \t]*\r?\n)+/, '').trimEnd()}`)}`
 }
 
 /** The task file's text with the resolver's stamps and `## Resolution`; `completed_at` is moveTask's. */

@@ -15,20 +15,24 @@ const TOP_HEADING = /^ {0,3}#{1,2}(?:[ \t]|\r?\n?$)/
 /** Lines with their endings, so joining them gives the text back byte for byte. */
 const linesOf = (text: string) => text.match(/[^\n]*\n|[^\n]+$/g) ?? []
 
-/** Calls `visit` for each line with whether it lies inside a fenced code block (the fence lines count as inside). */
-function walk(lines: string[], visit: (line: string, index: number, fenced: boolean) => void): {open: boolean} {
-  let open: {char: string; length: number} | null = null
+/**
+ * Calls `visit` for each line with whether it lies inside a fenced code block
+ * (the fence lines count as inside); `open` is the opening line (without its
+ * line ending) of a block the lines leave open, else null.
+ */
+function walk(lines: string[], visit: (line: string, index: number, fenced: boolean) => void): {open: string | null} {
+  let open: {char: string; length: number; line: string} | null = null
   lines.forEach((line, index) => {
     const fence = FENCE.exec(line)
     if (open) {
       visit(line, index, true)
       if (fence && fence[1][0] === open.char && fence[1].length >= open.length && line.slice(fence[0].length).trim() === '') open = null
     } else if (fence) {
-      open = {char: fence[1][0], length: fence[1].length}
+      open = {char: fence[1][0], length: fence[1].length, line: line.replace(/\r?\n$/, '')}
       visit(line, index, true)
     } else visit(line, index, false)
   })
-  return {open: open !== null}
+  return {open: (open as {line: string} | null)?.line ?? null}
 }
 
 /**
@@ -42,8 +46,15 @@ export function asSectionContent(text: string): string {
     if (!fenced && TOP_HEADING.test(line)) lines[index] = line.replace(/^ {0,3}#{1,2}/, '###')
   })
   const joined = lines.join('')
-  return open ? `${joined.replace(/\n?$/, '\n')}\`\`\`` : joined
+  return open !== null ? `${joined.replace(/\n?$/, '\n')}${open.trimStart().match(/^(`+|~+)/)![1]}` : joined
 }
+
+/**
+ * The opening line of the code fence still open at `offset` of `text` (a
+ * line start), or null when none is: a section cut there opens it again so
+ * the rest of the block stays code.
+ */
+export const fenceOpenAt = (text: string, offset: number): string | null => walk(linesOf(text.slice(0, offset)), () => {}).open
 
 /** The body's own line ending: CRLF when most of its lines end so. */
 function lineEndingOf(text: string): string {

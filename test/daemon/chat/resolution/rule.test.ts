@@ -40,11 +40,34 @@ describe('the Resolution text', () => {
     expect(resolutionContent(turnFinal({text: ''}), {})).toBe('_(The turn ended without a final message.)_')
   })
 
-  it('is cut at 8 KB on a character, with a note naming the conversation and turn', () => {
-    const content = resolutionContent(turnFinal({text: 'é'.repeat(RESOLUTION_MAX_BYTES)}), {})
-    const [kept, note] = content.split('\n\n')
-    expect(Buffer.byteLength(kept)).toBe(RESOLUTION_MAX_BYTES)
-    expect(kept).toMatch(/^é+$/)
-    expect(note).toBe('_(Cut at 8 KB: the whole final message is in the timeline, conversation c-0123456789ab, turn t-0123456789ab.)_')
+  it('keeps the start and the end of a long message — its summary — within 8 KB, with a note naming the conversation and turn', () => {
+    const work = Array.from({length: 400}, (_, i) => `step ${i}: changed src/file-${i}.ts and ran its tests`).join('\n')
+    const text = `Plan: touch every file.\n${work}\n\nSummary: all 400 files are migrated and the suite is green.`
+    const content = resolutionContent(turnFinal({text}), {})
+    expect(Buffer.byteLength(content)).toBeLessThanOrEqual(RESOLUTION_MAX_BYTES + 300)
+    expect(content.startsWith('Plan: touch every file.\nstep 0: changed src/file-0.ts')).toBe(true)
+    expect(content.endsWith('step 399: changed src/file-399.ts and ran its tests\n\nSummary: all 400 files are migrated and the suite is green.')).toBe(true)
+    expect(content).toMatch(/\n\n_\(… \d+ KB of the final message cut here, to keep this section under 8 KB: the whole message is in the timeline, conversation c-0123456789ab, turn t-0123456789ab\.\)_\n\n/)
+    // Whole lines on both sides of the cut.
+    const [head, , tail] = content.split(/\n\n(_\(…[^\n]*)\n\n/)
+    expect(head.split('\n').at(-1)).toMatch(/^step \d+: changed src\/file-\d+\.ts and ran its tests$/)
+    expect(tail.split('\n')[0]).toMatch(/^step \d+: changed src\/file-\d+\.ts and ran its tests$/)
+  })
+
+  it('cuts a message of one endless line on characters, and opens again a code block the cut falls in', () => {
+    const wide = resolutionContent(turnFinal({text: 'é'.repeat(RESOLUTION_MAX_BYTES)}), {})
+    const [head, note, tail] = wide.split('\n\n')
+    expect(head).toMatch(/^é+$/)
+    expect(tail).toMatch(/^é+$/)
+    expect(Buffer.byteLength(head) + Buffer.byteLength(tail)).toBeLessThanOrEqual(RESOLUTION_MAX_BYTES)
+    expect(note).toMatch(/^_\(… \d+ KB of the final message cut here/)
+
+    const code = Array.from({length: 1500}, (_, i) => `  line(${i})`).join('\n')
+    const fenced = resolutionContent(turnFinal({text: `Done.\n~~~ts\n${code}\n~~~\nAll good.`}), {})
+    const parts = fenced.split(/\n\n_\(…[^\n]*\n\n/)
+    // The head's open block is closed with its own fence; the tail's opens again with the same line.
+    expect(parts[0].endsWith('\n~~~')).toBe(true)
+    expect(parts[1].startsWith('~~~ts\n  line(')).toBe(true)
+    expect(parts[1].endsWith('  line(1499)\n~~~\nAll good.')).toBe(true)
   })
 })
