@@ -20,6 +20,7 @@ import {DEFAULT_PINNED, readContextSlice} from './context-slice.js'
 import type {StoredConversation} from './conversations.js'
 import {parseMarkers} from './markers.js'
 import {createPrivateFolder, type PrivateFolder} from './private-files.js'
+import {trackProcess, type TrackedProcess} from './processes/records.js'
 import {ProjectFileError, readProjectFileNoFollow} from './project-file.js'
 import {systemPrompt, teammateCatalog, turnText} from './prompt.js'
 import {parseAnchor} from './resolution/anchor.js'
@@ -67,9 +68,12 @@ async function firstTurnSystem(context: DaemonContext, card: MemberCard): Promis
   return systemPrompt({member: card, files, catalog: teammateCatalog(card.id, roster), boundaries: boundariesFor(roster.map((member) => member.id), card.id)})
 }
 
+/** Why a turn is stopped from outside: the daemon stops, or the operator cancels it (issue 19, See and stop). */
+export type StopReason = 'shutdown' | 'cancelled'
+
 export interface StartedTurn {
-  /** Stops the turn (daemon shutdown): a process running is killed, one not yet spawned never is. */
-  kill(reason: 'shutdown'): void
+  /** Stops the turn: a process running has its group killed (SIGTERM, SIGKILL after the grace), one not yet spawned never is. */
+  kill(reason: StopReason): void
   final: Promise<TurnFinal>
 }
 
@@ -82,10 +86,12 @@ export function startTurn(context: DaemonContext, start: TurnStart): StartedTurn
   const turnFileRelative = `${RUNTIME_DIR}/${CHAT_RUNTIME_DIR}/turns/${turn_id}.json`
   const turnFile = context.meshPath(...turnFileRelative.split('/'))
   let running: RunningTurn | null = null
-  let stopped = false
+  let stopped: StopReason | null = null
   let folder: PrivateFolder | null = null
+  let tracked: TrackedProcess | null = null
 
   const finish = async (outcome: RunOutcome): Promise<TurnFinal> => {
+    await tracked?.release()
     await rm(turnFile, {force: true}).catch(() => {})
     await folder?.remove()
     const raw = lines.join('\n')
@@ -153,7 +159,7 @@ export function startTurn(context: DaemonContext, start: TurnStart): StartedTurn
 
   const final = prepared.then(
     ({call, timeoutMs, scriptName}) => {
-      if (stopped) return finish({status: 'failed', reason: 'shutdown', exit_code: null, signal: null, detail: 'the daemon stopped before the turn began'})
+      if (stopped) return finish({status: 'failed', reason: stopped, exit_code: null, signal: null, detail: stopped === 'cancelled' ? 'cancelled before its client started' : 'the daemon stopped before the turn began'})
       let seq = 0
       running = runTurnProcess({
         argv: call.argv,
@@ -166,13 +172,15 @@ export function startTurn(context: DaemonContext, start: TurnStart): StartedTurn
           context.timeline.append('chat.assistant.delta', {author: profile, text: line, conv: conv.conv, turn_id, member: conv.member, seq: seq++} satisfies ChatDeltaData)
         },
       })
+      // Issue 19, Recovery: a daemon killed now leaves this record, and its next start stops the client.
+      tracked = trackProcess(context, {turn_id, conv: conv.conv, member: conv.member, profile, started_at: startedAt, request_ids: inputs.flatMap((input) => input.request_ids ?? [])}, running.pid)
       return running.done.then(finish)
     },
     (error: Error) => finish({status: 'failed', reason: 'spawn', exit_code: null, signal: null, detail: error.message}),
   )
   return {
     kill(reason) {
-      stopped = true
+      stopped ??= reason
       running?.kill(reason)
     },
     final,

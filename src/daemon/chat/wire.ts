@@ -83,6 +83,12 @@ export interface ChatFinalData extends TimelineFields {
   usage?: TurnUsage
 }
 
+/** `chat.idle` (events only, not in the timeline): the conversation went idle — what `mesh ask` follows a piece of work up to (engine.ts). */
+export interface ChatIdleData {
+  conv: string
+  member: string
+}
+
 /**
  * `chat.tool`: one step of a client's tool activity (issue 19, Structured
  * client streams), decoded from its structured stream. `text` is a one-line
@@ -119,6 +125,28 @@ export interface DelegationClosedData extends TimelineFields {
   member: string
   requester: {conv: string | null; member: string}
   reason?: string
+}
+
+/** `delegation.resent` (delegation/recovery.ts, issue 19): a start re-sent a brief a stopped daemon had left open. */
+export interface DelegationResentData extends TimelineFields {
+  request_id: string
+  member: string
+  requester: {conv: string | null; member: string}
+  /** The turn that answers it (merged into the session's next turn). */
+  turn_id: string
+}
+
+/** `queue.paused` (queue/pause-hook.ts, issue 19): a failed turn holds the queue; `queue.resumed`: the operator let it go on. */
+export interface QueuePausedData {
+  conv: string
+  version: number
+  paused: {reason: string; turn_id?: string; at: string}
+}
+export interface QueueResumedData {
+  conv: string
+  version: number
+  /** Items still queued. */
+  queued: number
 }
 
 /** `queue.item.added|updated|removed|sent` (queue/store.ts). */

@@ -34,7 +34,7 @@ describe('the team watch state', () => {
           ],
           turns: [{turn_id: 't-1', conv: 'c-1', member: 'architect', profile: 'consultant', status: 'running', started_at: TS}],
           requests: [row('dlg_1', 'developer', {conv: 'c-1', member: 'architect'}, 'Build the login\nwith tests')],
-          queues: [{conv: 'c-1', version: 4, items: [item('q-1', 0, 'next please')]}],
+          queues: [{conv: 'c-1', version: 4, state: 'active', items: [item('q-1', 0, 'next please')]}],
         }),
       },
     ])
@@ -116,7 +116,7 @@ describe('the team watch state', () => {
 
   it('keeps queues by version: adds, moves, sends and removes items, and skips events the snapshot holds', () => {
     const queueEvent = (type: string, version: number, queued: QueueItem) => event(`queue.item.${type}`, {conv: 'c-1', version, item: queued})
-    let state = fold([{kind: 'snapshot', snapshot: emptySnapshot({queues: [{conv: 'c-1', version: 2, items: [item('q-a', 0), item('q-b', 1)]}]})}])
+    let state = fold([{kind: 'snapshot', snapshot: emptySnapshot({queues: [{conv: 'c-1', version: 2, state: 'active', items: [item('q-a', 0), item('q-b', 1)]}]})}])
     state = fold([queueEvent('added', 2, item('q-b', 1)), queueEvent('added', 3, item('q-c', 2, 'third'))], state)
     expect(state.queues['c-1'].items.map((i) => i.id)).toEqual(['q-a', 'q-b', 'q-c'])
     state = fold([queueEvent('updated', 4, item('q-c', 0, 'third, first now'))], state)
