@@ -16,6 +16,7 @@ import {queuePauseHook} from './queue/pause-hook.js'
 import {queueRoutes} from './queue/routes.js'
 import {resolutionHook} from './resolution/index.js'
 import {chatRoutes} from './routes.js'
+import {threadRoutes} from './thread/routes.js'
 
 export function chatArea(context: DaemonContext): DaemonArea {
   const engine = createChatEngine(context)
@@ -38,7 +39,7 @@ export function chatArea(context: DaemonContext): DaemonArea {
   }
   return {
     name: 'chat',
-    routes: [...chatRoutes(context, engine), ...asks.routes, ...queueRoutes(context, engine, {onResumed: (conv) => queue?.kick(conv)}), ...delegation.routes],
+    routes: [...chatRoutes(context, engine), ...threadRoutes(context, engine), ...asks.routes, ...queueRoutes(context, engine, {onResumed: (conv) => queue?.kick(conv)}), ...delegation.routes],
     async start() {
       // Lost turns first (their clients stopped, their finals written), then the queues, then the open briefs re-sent.
       await engine.start()

@@ -8,6 +8,7 @@
  */
 import type {MemberSummary} from '../team/cards.js'
 import type {QueueItem} from './queue/queue-file.js'
+import type {Thread} from './thread/read.js'
 import type {ConversationView, SubmitResult, TurnAnchor, TurnFailure, TurnOrigin, TurnUsage} from './types.js'
 
 export type {ConversationView, TurnAnchor, TurnFailure, TurnOrigin, TurnUsage} from './types.js'
@@ -15,6 +16,10 @@ export type {TurnRecord} from './engine.js'
 export type {MemberSummary} from '../team/cards.js'
 export type {QueueFile, QueueItem, QueueStatus} from './queue/queue-file.js'
 export type {LedgerRow, LedgerSnapshot, Requester, DelegationOutcome} from './delegation/ledger.js'
+export type {ThreadEntry} from './thread/read.js'
+
+/** `GET /chat/conv/<conv>/thread` (issue 19): the conversation read back from the timeline. */
+export type ThreadAnswer = Thread & {live: boolean}
 
 /** `POST /chat/send` and `POST /chat/dispatch` (202): the turn started or lined up. */
 export type SendAnswer = SubmitResult & {member: string; anchor?: TurnAnchor}
