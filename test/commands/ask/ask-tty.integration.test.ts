@@ -46,12 +46,17 @@ describe.skipIf(!hasTmux)('mesh ask on a terminal (tmux)', () => {
     expect(pane('answer', true)).toMatch(/\x1b\[[0-9;]*m.*architect/)
   })
 
-  it('shows lines while the turn still runs; Ctrl-C stops waiting and says the turn goes on', async () => {
+  it('shows lines while the turn still runs; Ctrl-C cancels the turn (issue 19) and says so', async () => {
     run('held', ['ask', 'architect', 'hold on'])
     await vi.waitFor(() => expect(pane('held')).toContain('streamed before the end'), WAIT)
     expect(pane('held')).not.toContain('EXIT CODE')
     tmux('send-keys', '-t', 'held', 'C-c')
     await vi.waitFor(() => expect(pane('held')).toContain('EXIT CODE 1'), WAIT)
-    expect(pane('held').replace(/\s+/g, ' ')).toMatch(/Stopped waiting; the turn goes on in the daemon \(conversation c-[0-9a-f]{12}, turn t-[0-9a-f]{12}\)/)
+    const shown = pane('held').replace(/\s+/g, ' ')
+    const turn = /architect's turn was cancelled \(conversation c-[0-9a-f]{12}, turn (t-[0-9a-f]{12})\)/.exec(shown)?.[1]
+    expect(turn, shown).toBeDefined()
+    expect(shown).toContain('Code: turn_cancelled')
+    // The daemon recorded the cancel: the turn ended failed, reason cancelled.
+    expect((await team.call('GET', `/chat/turns/${turn}`)).body).toMatchObject({status: 'failed', reason: 'cancelled'})
   })
 })
