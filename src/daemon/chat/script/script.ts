@@ -17,6 +17,8 @@
  *     garbage: false              # print bytes that are not text first
  *     stderr: "a warning"         # written to stderr
  *     echo_prompt: false          # print the prompt received on stdin, after `say`
+ *     ignore_term: false          # ignore SIGTERM (only SIGKILL ends it)
+ *     child: false                # start a child in its group holding stdout open, never exiting
  * default: {say: "…"}             # when no reply matches
  * ```
  */
@@ -34,6 +36,10 @@ export interface ScriptReply {
   stderr?: string
   /** Print the prompt received on stdin after `say` (tests read what a turn was told). */
   echo_prompt?: boolean
+  /** Ignore SIGTERM, as a stuck CLI may: only the SIGKILL after the grace ends it (issue 19, See and stop). */
+  ignore_term?: boolean
+  /** Start a child process in the client's group that holds its output open, as a CLI's tool would, and never exits by itself. */
+  child?: boolean
 }
 
 export interface Script {
