@@ -20,11 +20,6 @@ function startTicks(stat: string): string | null {
   return fields[19] ?? null
 }
 
-/** Field 5 of /proc/<pid>/stat: the process group. */
-function groupOf(stat: string): number {
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2])
-}
-
 let bootId: Promise<string> | undefined
 const boot = () => (bootId ??= readFile('/proc/sys/kernel/random/boot_id', 'utf8').then((id) => id.trim(), () => 'unknown-boot'))
 
@@ -45,8 +40,32 @@ export async function processStart(pid: number): Promise<string | null> {
   }
 }
 
-/** True when some process is in the group `pgid` (`kill(-pgid, 0)`, kill(2)). */
-export function groupAlive(pgid: number): boolean {
+/** Fields 3 and 5 of /proc/<pid>/stat: the state and the process group. */
+function stateAndGroup(stat: string): {state: string; pgrp: number} {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return {state: fields[0], pgrp: Number(fields[2])}
+}
+
+/** On Linux, the pids of the group `pgid` that still run (a zombie waiting to be reaped runs nothing). */
+async function runningInGroup(pgid: number): Promise<string[]> {
+  const pids = (await readdir('/proc').catch(() => [] as string[])).filter((name) => /^\d+$/.test(name))
+  const members: string[] = []
+  for (const pid of pids) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null)
+    if (stat === null) continue
+    const {state, pgrp} = stateAndGroup(stat)
+    if (pgrp === pgid && state !== 'Z') members.push(pid)
+  }
+  return members
+}
+
+/**
+ * True when a process of the group `pgid` still runs. On Linux from /proc, so
+ * that zombies do not count: a client orphaned by a killed daemon is reaped by
+ * whatever adopted it, which may take its time. Elsewhere `kill(-pgid, 0)`.
+ */
+export async function groupAlive(pgid: number): Promise<boolean> {
+  if (LINUX) return (await runningInGroup(pgid)).length > 0
   try {
     process.kill(-pgid, 0)
     return true
@@ -62,10 +81,7 @@ export function groupAlive(pgid: number): boolean {
  */
 export async function groupCarries(pgid: number, marker: string): Promise<boolean> {
   if (!LINUX) return false
-  const pids = (await readdir('/proc').catch(() => [] as string[])).filter((name) => /^\d+$/.test(name))
-  for (const pid of pids) {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null)
-    if (stat === null || groupOf(stat) !== pgid) continue
+  for (const pid of await runningInGroup(pgid)) {
     const environ = await readFile(`/proc/${pid}/environ`, 'utf8').catch(() => '')
     if (environ.split('\0').includes(marker)) return true
   }
@@ -87,10 +103,10 @@ export async function stopGroup(pgid: number, graceMs: number, pollMs = 50): Pro
   signal('SIGTERM')
   const waitGone = async (ms: number) => {
     for (let waited = 0; waited < ms; waited += pollMs) {
-      if (!groupAlive(pgid)) return true
+      if (!(await groupAlive(pgid))) return true
       await sleep(pollMs)
     }
-    return !groupAlive(pgid)
+    return !(await groupAlive(pgid))
   }
   if (await waitGone(graceMs)) return
   signal('SIGKILL')

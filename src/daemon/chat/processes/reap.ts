@@ -28,7 +28,7 @@ export interface LostTurn {
 /** The record's client is still running: the same process (pid and start), or, its leader gone, a process of its group carrying the turn's id. */
 async function stillRunning(record: ProcessRecord): Promise<boolean> {
   if (record.start !== null && (await processStart(record.pid)) === record.start) return true
-  return groupAlive(record.pid) && (await groupCarries(record.pid, `MESH_TURN_ID=${record.turn_id}`))
+  return (await groupAlive(record.pid)) && (await groupCarries(record.pid, `MESH_TURN_ID=${record.turn_id}`))
 }
 
 export async function reapLostTurns(context: Pick<DaemonContext, 'meshPath' | 'debug'>, graceMs = KILL_GRACE_MS): Promise<LostTurn[]> {
