@@ -134,6 +134,19 @@ describe('the team watch state', () => {
     expect(fold([queueEvent('added', 3, item('q-c', 2, 'third'))], state).queues['c-1'].items).toEqual([])
   })
 
+  it('shows a queue paused after a failed turn until it is resumed (issue 19)', () => {
+    const paused = {reason: 'turn t-1 of architect failed (exit)', turn_id: 't-1', at: TS}
+    let state = fold([{kind: 'snapshot', snapshot: emptySnapshot({queues: [{conv: 'c-1', version: 3, state: 'paused', paused, member: 'architect', items: [item('q-a', 0)]}]})}])
+    expect(workTree(state)).toMatchObject([{conv: 'c-1', queued: 1, paused: paused.reason}])
+    state = fold([event('queue.resumed', {conv: 'c-1', version: 4, queued: 1})], state)
+    expect(workTree(state)).toMatchObject([{conv: 'c-1', queued: 1, paused: null}])
+    state = fold([event('queue.paused', {conv: 'c-1', version: 5, paused: {...paused, reason: 'again'}})], state)
+    expect(workTree(state)).toMatchObject([{paused: 'again'}])
+    expect(state.notices.at(-1)?.text).toBe('the queue of c-1 is paused')
+    // An older pause read again changes nothing.
+    expect(fold([event('queue.resumed', {conv: 'c-1', version: 4, queued: 1})], state).queues['c-1'].paused).toBe('again')
+  })
+
   it('follows the roster: created and deleted members, then the roster read again', () => {
     let state = fold([{kind: 'snapshot', snapshot: emptySnapshot()}, event('team.created', {id: 'reviewer'}), event('team.created', {id: 'reviewer'})])
     expect(state.members.map((m) => [m.id, m.title])).toEqual([
