@@ -301,6 +301,14 @@ export function createChatEngine(context: DaemonContext): Engine {
     },
     async close() {
       closed = true
+      // Inputs still waiting are not kept. A lone one (a message, a queued item, an ask) gets its final, so whoever
+      // waits on it hears the daemon stopped (issue 19); a brief's request stays open in the ledger for the next start.
+      for (const state of convs.values()) {
+        for (const {ticket, input} of state.pending.splice(0)) {
+          if (input.merge) continue
+          remember(recordOf(writeEngineFinal(context, {turn_id: ticket, conv: input.conv, member: input.member, profile: input.become ?? input.member, reason: 'shutdown', detail: 'the daemon stopped before it started', inputs: [input]})))
+        }
+      }
       const finals = [...convs.values()].flatMap((state) => (state.running ? [state.running.turn.final] : []))
       for (const state of convs.values()) state.running?.turn.kill('shutdown')
       await Promise.all(finals)

@@ -89,3 +89,24 @@ describe('POST /chat/turns/<id>/cancel', () => {
     expect(closed.data).toMatchObject({outcome: 'failure', reason: 'the turn failed (cancelled)'})
   })
 })
+
+describe('a daemon that stops', () => {
+  it('sends a final for the running turn and for a lone input still waiting', async () => {
+    repo = makeRepo()
+    writeScriptTeam(repo.root, [{id: 'architect', replies: [], default: {say: 'thinking', hang: true}}])
+    await start({maxTurns: 1})
+    const running = await call('POST', '/chat/send', {conv: 'c-a', text: 'one'})
+    const waiting = await call('POST', '/chat/send', {conv: 'c-b', text: 'two'})
+    expect(waiting.body.state).toBe('waiting')
+    await events!.waitFor((event) => event.type === 'chat.turn.started' && event.data.turn_id === running.body.turn_id, 'the running turn')
+    await harness!.running.stop()
+    const finals = events!.of('chat.assistant.final').map((event) => [event.data.turn_id, event.data.reason, event.data.detail])
+    expect(finals).toEqual(
+      expect.arrayContaining([
+        [running.body.turn_id, 'shutdown', 'the daemon stopped; its client was stopped with it'],
+        [waiting.body.turn_id, 'shutdown', 'the daemon stopped before it started'],
+      ]),
+    )
+    harness = undefined
+  })
+})
