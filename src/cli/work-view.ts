@@ -6,7 +6,7 @@
  * out, agents' text made inert. Lines only, like the existing `mesh ask`
  * view: a scrollback you can copy from, not a redrawn screen.
  */
-import type {WorkSummary, WorkUpdate} from '../client/daemon/work-tracker.js'
+import type {WorkSummary, WorkTurn, WorkUpdate} from '../client/daemon/work-tracker.js'
 
 export interface WorkViewOptions {
   /** ANSI colours (a terminal without NO_COLOR). */
@@ -31,50 +31,65 @@ export function createWorkView(options: WorkViewOptions): WorkView {
   const paint = (code: string, value: string) => (options.colour ? `\x1b[${code}m${value}\x1b[0m` : value)
   const filters = new Map<string, ReturnType<WorkViewOptions['markerFilter']>>()
   const toolsShown = new Set<string>()
-  let turnsSeen = 0
+  /** The turn whose lines were shown last: turns run at once, so a turn's lines are headed again whenever something else came between. */
+  let current: string | null = null
+  /** The asked turn: the command says its failure itself, as its error. */
+  let asked: string | null = null
   const out = (depth: number, text: string) => options.write(indent(depth) + text)
   const filterOf = (turnId: string) => {
     let filter = filters.get(turnId)
     if (!filter) filters.set(turnId, (filter = options.markerFilter()))
     return filter
   }
+  /** Lines of `turn`, under its header (`↳ <profile> › <conv> · <request>` nested, `<profile> › <conv>` for the asked conversation). */
+  const show = (turn: WorkTurn, lines: string[]) => {
+    if (lines.length === 0) return
+    if (current !== turn.turn_id) {
+      current = turn.turn_id
+      out(turn.depth, paint(turn.depth === 0 ? '1;36' : '1;35', `${turn.depth === 0 ? '' : '↳ '}${options.safe(turn.profile)}`) + paint('2', ` › ${turn.conv}${turn.request_id ? ` · ${turn.request_id}` : ''}`))
+    }
+    for (const line of lines) out(turn.depth, line)
+  }
+  /** A line about the work itself (a brief, an answer, a refusal): the next turn line is headed again. */
+  const note = (depth: number, line: string) => {
+    current = null
+    out(depth, line)
+  }
+  const failure = (final: Extract<WorkUpdate, {kind: 'final'}>['final']) => {
+    const how = final.reason === 'cancelled' ? 'was cancelled' : final.reason === 'shutdown' ? 'was stopped (the daemon stopped)' : `failed (${final.reason ?? 'unknown'})${final.detail ? `: ${options.safe(final.detail)}` : ''}`
+    return paint('31', `✗ ${options.safe(final.profile)}'s turn ${how}`)
+  }
 
   return {
     show(update) {
       switch (update.kind) {
-        case 'turn': {
-          const {turn} = update
-          // The asked turn sits under the command's own header; every later one says whose it is.
-          if (turnsSeen++ > 0) out(turn.depth, paint(turn.depth === 0 ? '1;36' : '1;35', `${turn.depth === 0 ? '' : '↳ '}${options.safe(turn.profile)}`) + paint('2', ` › ${turn.conv}${turn.request_id ? ` · ${turn.request_id}` : ''}`))
+        case 'turn':
+          // The asked turn sits under the command's own header; every other one is headed when it first shows something.
+          if (asked === null) asked = current = update.turn.turn_id
           return
-        }
         case 'line':
-          for (const line of filterOf(update.turn.turn_id).push(update.text)) out(update.turn.depth, options.safe(line))
-          return
+          return show(update.turn, filterOf(update.turn.turn_id).push(update.text).map(options.safe))
         case 'tool': {
           const {tool, turn} = update
           const key = `${turn.turn_id}:${tool.tool_use_id ?? tool.seq}`
-          if (tool.status === 'failed') out(turn.depth, paint('31', `✗ ${options.safe(tool.text || `${tool.tool} ${tool.summary}`)}`))
-          else if (!toolsShown.has(key)) out(turn.depth, paint('2', `⚙ ${options.safe(tool.text || `${tool.tool} ${tool.summary}`)}`))
+          const what = options.safe(tool.text || `${tool.tool} ${tool.summary}`)
+          if (tool.status === 'failed') show(turn, [paint('31', `✗ ${what}`)])
+          else if (!toolsShown.has(key)) show(turn, [paint('2', `⚙ ${what}`)])
           toolsShown.add(key)
           return
         }
         case 'final': {
           const {turn, final} = update
-          for (const line of filterOf(turn.turn_id).end()) out(turn.depth, options.safe(line))
+          show(turn, [...filterOf(turn.turn_id).end().map(options.safe), ...(final.status === 'failed' && turn.turn_id !== asked ? [failure(final)] : [])])
           filters.delete(turn.turn_id)
-          if (final.status === 'failed') out(turn.depth, paint('31', `✗ ${options.safe(final.profile)}'s turn ${final.reason === 'cancelled' ? 'was cancelled' : final.reason === 'shutdown' ? 'was stopped (the daemon stopped)' : `failed (${final.reason ?? 'unknown'})`}${final.detail && final.reason !== 'cancelled' && final.reason !== 'shutdown' ? `: ${options.safe(final.detail)}` : ''}`))
           return
         }
         case 'delegated':
-          out(update.request.depth - 1, paint('36', `→ ${options.safe(firstLine(update.brief))}`) + paint('2', ` (${update.request.request_id})`))
-          return
+          return note(update.request.depth - 1, paint('36', `→ ${options.safe(firstLine(update.brief))}`) + paint('2', ` (${update.request.request_id})`))
         case 'answered':
-          out(update.request.depth - 1, paint(update.closed.outcome === 'success' ? '32' : '33', `← ${options.safe(update.closed.text)}`))
-          return
+          return note(update.request.depth - 1, paint(update.closed.outcome === 'success' ? '32' : '33', `← ${options.safe(update.closed.text)}`))
         case 'refused':
-          out(update.depth, paint('33', `✗ ${options.safe(update.text)}`))
-          return
+          return note(update.depth, paint('33', `✗ ${options.safe(update.text)}`))
         case 'idle':
           return
       }

@@ -130,8 +130,7 @@ On a terminal the answer streams line by line as the member's client prints it, 
         },
         onWork: (update) => {
           if (update.kind === 'final' && update.turn.turn_id === sent?.turn_id) rootEnded = true
-          // The asked turn's own failure is the command's error, said once at the end.
-          if (live && !(update.kind === 'final' && update.turn.turn_id === sent?.turn_id && update.final.status === 'failed')) view.show(update)
+          if (live) view.show(update)
         },
         onFallback: (reason) => {
           if (live) note(`(${terminalSafe(reason)}; waiting for the answer by polling)`)
