@@ -89,6 +89,28 @@ export async function groupCarries(pgid: number, marker: string): Promise<boolea
 }
 
 /**
+ * On Linux, the process groups of the running processes that carry `marker`
+ * (`NAME=value`) in their environment: a client whose record was never
+ * written (its daemon killed right after the spawn) is still found by its
+ * turn's MESH_TURN_ID. Only the user's own processes can be read, which are
+ * the only ones a daemon of theirs started.
+ */
+export async function groupsCarrying(marker: string): Promise<number[]> {
+  if (!LINUX) return []
+  const pids = (await readdir('/proc').catch(() => [] as string[])).filter((name) => /^\d+$/.test(name))
+  const groups = new Set<number>()
+  for (const pid of pids) {
+    const environ = await readFile(`/proc/${pid}/environ`, 'utf8').catch(() => '')
+    if (!environ.split('\0').includes(marker)) continue
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null)
+    if (stat === null) continue
+    const {state, pgrp} = stateAndGroup(stat)
+    if (state !== 'Z' && pgrp > 1) groups.add(pgrp)
+  }
+  return [...groups]
+}
+
+/**
  * SIGTERM to the group, then SIGKILL once `graceMs` has passed with a member
  * still alive. Resolves when the group is empty (or after a last short wait).
  */

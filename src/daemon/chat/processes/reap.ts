@@ -8,7 +8,7 @@
  */
 import type {DaemonContext} from '../../context.js'
 import {KILL_GRACE_MS} from '../constants.js'
-import {groupAlive, groupCarries, processStart, stopGroup} from './identity.js'
+import {groupAlive, groupCarries, groupsCarrying, processStart, stopGroup} from './identity.js'
 import {forgetTurn, PROCS_DIR, readProcessRecord, readTurnFile, TURNS_DIR, turnIdsIn, type ProcessRecord} from './records.js'
 
 /** Debug-stream tag of what the start found of the last daemon's turns. */
@@ -44,7 +44,10 @@ export async function reapLostTurns(context: Pick<DaemonContext, 'meshPath' | 'd
     } else if (record) {
       detail = `the daemon that ran this turn (pid ${record.daemon_pid}) was killed; its client (pid ${record.pid}) had already ended`
     } else {
-      detail = 'the daemon that ran this turn was killed before its client was recorded'
+      // Killed between the spawn and the record: on Linux the client is still found by its turn id.
+      const groups = await groupsCarrying(`MESH_TURN_ID=${turnId}`)
+      for (const group of groups) await stopGroup(group, graceMs)
+      detail = groups.length > 0 ? 'the daemon that ran this turn was killed before its client was recorded; the client, found by its turn id, was stopped at the next start' : 'the daemon that ran this turn was killed before its client was recorded'
     }
     await forgetTurn(context, turnId)
     if (!facts) {

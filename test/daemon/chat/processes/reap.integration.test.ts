@@ -68,6 +68,16 @@ describe('reaping lost turns', () => {
     expect(await groupAlive(stranger.pid!)).toBe(true)
   })
 
+  it('finds and stops a client that was never recorded by its turn id, from the turn file it left', async () => {
+    root = mkdtempSync(join(tmpdir(), 'mesh-reap-'))
+    const child = await client('t-dddddddddddd')
+    mkdirSync(join(root, '.mesh', '.runtime', 'chat', 'turns'), {recursive: true})
+    writeFileSync(join(root, '.mesh', '.runtime', 'chat', 'turns', 't-dddddddddddd.json'), JSON.stringify({conv: 'c-2', member: 'dev', profile: 'dev', turn: 1, session: 's', text: 'x', request_ids: []}))
+    const lost = await reapLostTurns(context(), 300)
+    expect(lost).toEqual([expect.objectContaining({turn_id: 't-dddddddddddd', conv: 'c-2', detail: expect.stringMatching(/found by its turn id, was stopped/)})])
+    expect(await groupAlive(child.pid!)).toBe(false)
+  })
+
   it('reports a turn whose client was never recorded from its turn file', async () => {
     root = mkdtempSync(join(tmpdir(), 'mesh-reap-'))
     mkdirSync(join(root, '.mesh', '.runtime', 'chat', 'turns'), {recursive: true})
