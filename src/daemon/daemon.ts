@@ -93,8 +93,10 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       for (const area of areas) await area.start?.()
     },
     async close() {
-      await socket.close()
+      // Areas first: the chat area's shutdown finals go out on /events before the sockets close (issue 19),
+      // so `mesh ask` says its turn was stopped rather than losing the daemon.
       for (const area of [...areas].reverse()) await area.close?.()
+      await socket.close()
       await context.timeline.flush()
       await debug.close()
     },

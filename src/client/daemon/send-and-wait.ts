@@ -2,7 +2,9 @@
  * One message to a team member and its answer, for `mesh ask`: subscribe to
  * `/events` first (so no line of the turn is missed), `POST /chat/send`, then
  * follow that turn's `chat.assistant.delta` lines to its
- * `chat.assistant.final`. If the event stream drops (or cannot be opened)
+ * `chat.assistant.final` — and, with `follow` (issue 19), the whole piece of
+ * work it started (work-tracker.ts) up to the conversation's `chat.idle`.
+ * If the event stream drops (or cannot be opened) before the first final,
  * the turn is polled with `GET /chat/turns/<turn_id>` until it ends.
  * docs/cli.md, mesh ask.
  */
@@ -11,6 +13,7 @@ import type {ChatDeltaData, ChatFinalData, ChatTurnStartedData, SendAnswer, Send
 import {isMeshError, MeshError} from '../../lib/errors.js'
 import {callDaemon} from './daemon-client.js'
 import {subscribeEvents, type DaemonEventMessage} from './events.js'
+import {createWorkTracker, type WorkSummary, type WorkTracker, type WorkUpdate} from './work-tracker.js'
 
 export const POLL_INTERVAL_MS = 500
 /** Events held while `/chat/send` has not answered yet (only chat events are held). */
@@ -27,6 +30,10 @@ export interface SendAndWaitOptions {
   onDelta?(line: string, seq: number): void
   /** The event stream is gone before the final; the turn is polled from now on. */
   onFallback?(reason: string): void
+  /** Go on after the first final, following the work it started until its conversation is idle (issue 19). */
+  follow?: boolean
+  /** Each step of the work (the first turn's too), in order: turns, lines, tools, finals, delegations, refusals. */
+  onWork?(update: WorkUpdate): void
   /** Give up waiting (the turn goes on in the daemon): `ask_timeout`. Default: as long as the turn runs. */
   timeoutMs?: number
   signal?: AbortSignal
@@ -46,6 +53,10 @@ export interface TurnOutcome {
   detail?: string
   /** Every line of the turn reached onDelta, in order (false after a fallback or a gap). */
   streamed: boolean
+  /** What the followed work was (events only; absent after a fallback to polling). */
+  work?: WorkSummary
+  /** Why following ended before the conversation went idle: the event stream closed (a daemon stop, a lost connection). */
+  detached?: string
 }
 
 const isChatEvent = (event: DaemonEventMessage) => event.type.startsWith('chat.')
@@ -59,13 +70,20 @@ export async function sendAndWait(options: SendAndWaitOptions): Promise<TurnOutc
   let streamed = true
   let onFinal!: (data: ChatFinalData) => void
   const finalEvent = new Promise<ChatFinalData>((resolve) => (onFinal = resolve))
+  let onIdle!: () => void
+  const idle = new Promise<void>((resolve) => (onIdle = resolve))
+  let tracker: WorkTracker | null = null
 
   const handle = (event: DaemonEventMessage) => {
-    if (!isChatEvent(event)) return
+    if (!isChatEvent(event) && !event.type.startsWith('delegation.')) return
     if (turnId === null) {
       if (held.length < MAX_HELD_EVENTS) held.push(event)
       else streamed = false
       return
+    }
+    if (tracker) {
+      for (const update of tracker.handle(event)) options.onWork?.(update)
+      if (tracker.done) onIdle()
     }
     if (event.data.turn_id !== turnId) return
     if (event.type === 'chat.turn.started') options.onStarted?.(event.data as unknown as ChatTurnStartedData)
@@ -93,19 +111,26 @@ export async function sendAndWait(options: SendAndWaitOptions): Promise<TurnOutc
   try {
     const sent = await callDaemon<SendAnswer>({url, token, method: 'POST', path: '/chat/send', body: options.body})
     turnId = sent.turn_id
+    tracker = createWorkTracker({conv: sent.conv, turn_id: sent.turn_id})
     options.onSent?.(sent)
     for (const event of held.splice(0)) handle(event)
 
     const base = {conv: sent.conv, turn_id: sent.turn_id, member: sent.member}
-    const viaEvents = finalEvent.then((data): TurnOutcome => ({
-      ...base,
-      profile: data.profile,
-      status: data.status,
-      text: data.text,
-      ...(data.reason ? {reason: data.reason} : {}),
-      ...(data.detail ? {detail: data.detail} : {}),
-      streamed: streamed && lost === null,
-    }))
+    const viaEvents = finalEvent.then(async (data): Promise<TurnOutcome> => {
+      const outcome: TurnOutcome = {
+        ...base,
+        profile: data.profile,
+        status: data.status,
+        text: data.text,
+        ...(data.reason ? {reason: data.reason} : {}),
+        ...(data.detail ? {detail: data.detail} : {}),
+        streamed: streamed && lost === null,
+      }
+      if (!options.follow) return {...outcome, work: tracker!.summary()}
+      // The work goes on until the conversation is idle; a stream that closes first (the daemon stopped) ends it here.
+      const closed = await Promise.race([idle.then(() => null), events.closed])
+      return {...outcome, work: tracker!.summary(), ...(closed ? {detached: `the event stream closed (${closed.code}${closed.reason ? ` ${closed.reason}` : ''})`} : {})}
+    })
     const viaPolling = (async (): Promise<TurnOutcome> => {
       if (lost === null) {
         const closed = await Promise.race([events.closed, finalEvent.then(() => null)])

@@ -31,7 +31,7 @@ export interface TeamSnapshot {
 
 /** The event types the watch shows (and prints, one NDJSON line each, in a pipe). */
 export function isTeamEvent(type: string): boolean {
-  return type.startsWith('chat.') || type.startsWith('delegation.') || type.startsWith('queue.item.') || type.startsWith('team.') || type === 'task.completed' || type === 'commit.created'
+  return type.startsWith('chat.') || type.startsWith('delegation.') || type.startsWith('queue.') || type.startsWith('team.') || type === 'task.completed' || type === 'commit.created'
 }
 
 export interface DaemonEndpoint {

@@ -13,7 +13,7 @@ import {PROJECT_HEADER} from '../constants.js'
 import {answer, type Route, type RouteRequest} from '../route-table.js'
 import {listMembers, memberIdOf, readMember} from '../team/cards.js'
 import {verifyMemberToken} from '../team/member-tokens.js'
-import {ASK_REQUESTS_KEPT, ASK_RESULT_TTL_MS, newId} from './constants.js'
+import {ASK_CONV_PREFIX, ASK_REQUESTS_KEPT, ASK_RESULT_TTL_MS, newId} from './constants.js'
 import type {Engine} from './engine.js'
 import type {FinalHook} from './types.js'
 import {bearerToken} from '../../http/bearer.js'
@@ -100,7 +100,7 @@ export function createAsks(context: DaemonContext, engine: Engine) {
         // An unknown member is 404 here (readMember), to a caller who showed a token for this project.
         await assertMemberToken(member, token)
         const {text, session} = assertValid<{text: string; session?: string}>('daemon-team-ask', await request.body())
-        const conv = `ask-${member}-${session ?? newId('').toLowerCase()}`.toLowerCase()
+        const conv = `${ASK_CONV_PREFIX}${member}-${session ?? newId('').toLowerCase()}`.toLowerCase()
         const request_id = newId('req_')
         const started = await engine.submit({conv, member, text, author: 'caller', origin: 'ask', meta: {request_id}})
         asks.set(request_id, {request_id, member, conv, turn_id: started.turn_id, created_at: context.clock()})

@@ -43,6 +43,8 @@ export const ASK_RESULT_TTL_MS = 24 * 60 * 60 * 1000
 
 /** spec: conv ids are ours to choose; they name files (`queues/<conv>.json`), so a safe file stem. */
 export const CONV_PATTERN = /^[a-z0-9][a-z0-9._-]{0,79}$/
+/** Every ask conversation is `ask-<member>-<session>`: a member-token caller may steer it, so its turns are sandboxed (sandbox.ts). */
+export const ASK_CONV_PREFIX = 'ask-'
 /** An ask's `session`: the caller's key for continuing one conversation. */
 export const ASK_SESSION_PATTERN = /^[A-Za-z0-9._-]{1,40}$/
 /** The member a chat goes to when none is named: the coordinating architect (DECISIONS: Base team). */
@@ -50,6 +52,8 @@ export const COORDINATOR = 'architect'
 
 /** Where the chat area keeps its state under `.mesh/.runtime/` (never committed). */
 export const CHAT_RUNTIME_DIR = 'chat'
+/** Published (not written to the timeline) when a conversation goes idle: its final is out, nothing runs or waits in it, and it is not coordinating. */
+export const CHAT_IDLE_EVENT = 'chat.idle'
 /** Timeline lines the daemon writes itself carry this `src`, so the file watcher does not announce them twice. */
 export const DAEMON_TIMELINE_SRC = 'daemon'
 

@@ -12,14 +12,17 @@ import {conflict, MeshError, notFound, rateLimited} from '../../lib/errors.js'
 import {RUNTIME_DIR} from '../constants.js'
 import type {DaemonContext} from '../context.js'
 import {readMember} from '../team/cards.js'
-import {CHAT_RUNTIME_DIR, RECENT_TURNS_KEPT, newId} from './constants.js'
+import {CHAT_IDLE_EVENT, CHAT_RUNTIME_DIR, RECENT_TURNS_KEPT, newId} from './constants.js'
 import {loadConversations, newConversation, saveConversation, type StoredConversation} from './conversations.js'
 import {sweepPrivateFolders} from './private-files.js'
+import {writeEngineFinal} from './engine-finals.js'
+import {reapLostTurns} from './processes/reap.js'
+import {sandboxFinal} from './sandbox.js'
 import {startTurn, type StartedTurn} from './turn.js'
 import type {ChatEngine, ConversationView, FinalHook, SubmitResult, TurnFinal, TurnInput} from './types.js'
 import type {Budget} from './usage/budget.js'
 import {BUDGET_HELD_EVENT, BUDGET_RELEASED_EVENT} from './usage/constants.js'
-import type {BudgetHeldData, BudgetReleasedData, ChatUserData} from './wire.js'
+import type {BudgetHeldData, BudgetReleasedData, ChatIdleData, ChatUserData} from './wire.js'
 
 /** What `GET /chat/turns/<id>` answers. A merged input's turn id is the turn that answered it. */
 export interface TurnRecord {
@@ -49,9 +52,15 @@ interface ConvState {
 }
 
 export interface Engine extends ChatEngine {
-  /** Loads the stored conversations; call once before serving. */
+  /** Loads the stored conversations and writes the finals of the turns a killed daemon left (reaping their clients); call once before serving. */
   start(): Promise<void>
   turn(id: string): TurnRecord | null
+  /**
+   * Stops a turn (issue 19, See and stop): a running one has its client's group killed (SIGTERM, SIGKILL after
+   * the grace) and ends `failed`, reason `cancelled`; a waiting one is withdrawn with that final. Resolves with
+   * the ended turn. 404 `turn_not_found`, 409 `turn_finished`, 409 `turn_not_cancellable` (a merged brief or wake).
+   */
+  cancel(id: string): Promise<TurnRecord>
   /** Conversations whose next turn waits for the daily budget (0 while it is open). */
   heldTurns(): number
 }
@@ -60,6 +69,8 @@ export interface EngineOptions {
   /** The daily budget (`--max-cost-per-day`): while exhausted, new turns are refused and accepted ones wait. */
   budget?: Budget
 }
+
+const recordOf = (final: TurnFinal): TurnRecord => ({turn_id: final.turn_id, conv: final.conv, member: final.member, profile: final.profile, status: final.status, text: final.text, reason: final.reason, ...(final.detail ? {detail: final.detail} : {}), started_at: final.started_at, finished_at: final.finished_at})
 
 export function createChatEngine(context: DaemonContext, options: EngineOptions = {}): Engine {
   const {budget} = options
@@ -180,14 +191,25 @@ export function createChatEngine(context: DaemonContext, options: EngineOptions 
     void turn.final.then((final) => afterFinal(state, taken, final))
   }
 
-  async function afterFinal(state: ConvState, taken: Pending[], final: TurnFinal) {
+  async function afterFinal(state: ConvState, taken: Pending[], emitted: TurnFinal) {
     state.running!.finishing = true
-    const record: TurnRecord = {turn_id: final.turn_id, conv: final.conv, member: final.member, profile: final.profile, status: final.status, text: final.text, reason: final.reason, ...(final.detail ? {detail: final.detail} : {}), started_at: final.started_at, finished_at: final.finished_at}
+    // Issue 19: a turn a member-token caller may have steered keeps its text, never its markers.
+    const final = sandboxFinal(context, emitted)
+    const record = recordOf(final)
     for (const p of taken) turns.set(p.ticket, record)
     if (final.status === 'done') state.stored.turns++
     state.stored.last_final_at = final.finished_at
     await becomeNext(state, final)
     await persist(state)
+    await runHooks(final)
+    state.running = null
+    runningCount--
+    if (state.pending.length > 0) markReady(state)
+    else idle(final.conv)
+    schedule()
+  }
+
+  async function runHooks(final: TurnFinal) {
     for (const hook of finalHooks) {
       try {
         await hook(final)
@@ -195,11 +217,43 @@ export function createChatEngine(context: DaemonContext, options: EngineOptions 
         context.debug.log({lvl: 'error', tag: 'chat', msg: `a final hook failed for turn ${final.turn_id}: ${(error as Error).message}`, conv: final.conv})
       }
     }
-    state.running = null
-    runningCount--
-    if (state.pending.length > 0) markReady(state)
-    else if (!closed && !coordinating.some((check) => check(final.conv))) for (const listener of idleListeners) listener(final.conv)
-    schedule()
+  }
+
+  /** Nothing runs or waits in `conv`: unless it is coordinating, it is idle — announced (`chat.idle`, what `mesh ask` follows to) and handed to the listeners. */
+  function idle(conv: string) {
+    if (closed || coordinating.some((check) => check(conv))) return
+    context.events.publish(CHAT_IDLE_EVENT, {conv, member: convs.get(conv)?.stored.member ?? ''} satisfies ChatIdleData)
+    for (const listener of idleListeners) listener(conv)
+  }
+
+  /** Issue 19, Recovery: the turns a killed daemon left get their final now, after their clients are stopped. */
+  async function finishLostTurns() {
+    for (const lost of await reapLostTurns(context)) {
+      const final = writeEngineFinal(context, {turn_id: lost.turn_id, conv: lost.conv, member: lost.member, profile: lost.profile, reason: 'daemon_lost', detail: lost.detail, inputs: [], started_at: lost.started_at})
+      remember(recordOf(final))
+      const state = convs.get(lost.conv)
+      if (state) {
+        state.stored.last_final_at = final.finished_at
+        await persist(state)
+      }
+      await runHooks(final)
+    }
+  }
+
+  async function cancelWaiting(record: TurnRecord): Promise<TurnRecord> {
+    const state = convs.get(record.conv)
+    const index = state ? state.pending.findIndex((p) => p.ticket === record.turn_id) : -1
+    if (!state || index === -1) throw conflict('turn_finished', `Turn ${record.turn_id} is no longer waiting`)
+    const {input} = state.pending[index]
+    if (input.merge) throw conflict('turn_not_cancellable', `Turn ${record.turn_id} is a delegation brief or a wake waiting for the next turn of ${record.conv}; cancel its request instead (DELETE /chat/requests/<request_id>)`)
+    state.pending.splice(index, 1)
+    waitingTurns--
+    const final = writeEngineFinal(context, {turn_id: record.turn_id, conv: record.conv, member: record.member, profile: input.become ?? record.member, reason: 'cancelled', detail: 'cancelled by the operator before it started', inputs: [input]})
+    const ended = recordOf(final)
+    remember(ended)
+    await runHooks(final)
+    if (!state.running && state.pending.length === 0) idle(record.conv)
+    return ended
   }
 
   /** spec v36: a `mesh-become` marker gives the next turn of this conv a teammate's profile, announced in the thread. */
@@ -235,10 +289,12 @@ export function createChatEngine(context: DaemonContext, options: EngineOptions 
 
   return {
     async start() {
+      for (const stored of await loadConversations(context)) convs.set(stored.conv, {stored, pending: [], running: null, ready: false})
+      // Before the sweep: a client left running by a killed daemon may still read its private files.
+      await finishLostTurns()
       // The private folders of turns a killed daemon never finished: their prompts go now.
       const swept = await sweepPrivateFolders(context.meshPath(RUNTIME_DIR, CHAT_RUNTIME_DIR))
       if (swept > 0) context.debug.log({lvl: 'info', tag: 'boot', msg: `removed ${swept} private turn folder(s) left by a daemon that did not stop cleanly`})
-      for (const stored of await loadConversations(context)) convs.set(stored.conv, {stored, pending: [], running: null, ready: false})
     },
 
     async submit(input): Promise<SubmitResult> {
@@ -273,6 +329,16 @@ export function createChatEngine(context: DaemonContext, options: EngineOptions 
     },
     turn: (id) => turns.get(id) ?? null,
     heldTurns: () => (budget?.exhausted() ? ready.length : 0),
+    async cancel(id) {
+      const record = turns.get(id)
+      if (!record) throw notFound('turn_not_found', `No turn ${id.slice(0, 40)} (finished turns are kept for a while; the timeline keeps all)`)
+      if (record.status === 'waiting') return cancelWaiting(record)
+      const running = [...convs.values()].find((state) => state.running?.turn_id === record.turn_id)?.running
+      if (record.status !== 'running' || !running || running.finishing) throw conflict('turn_finished', `Turn ${id.slice(0, 40)} has ended; nothing to cancel`)
+      running.turn.kill('cancelled')
+      const final = await running.turn.final
+      return turns.get(id) ?? recordOf(final)
+    },
     onFinal(hook) {
       finalHooks.push(hook)
       return () => void finalHooks.splice(finalHooks.indexOf(hook), 1)
@@ -286,6 +352,14 @@ export function createChatEngine(context: DaemonContext, options: EngineOptions 
     },
     async close() {
       closed = true
+      // Inputs still waiting are not kept. A lone one (a message, a queued item, an ask) gets its final, so whoever
+      // waits on it hears the daemon stopped (issue 19); a brief's request stays open in the ledger for the next start.
+      for (const state of convs.values()) {
+        for (const {ticket, input} of state.pending.splice(0)) {
+          if (input.merge) continue
+          remember(recordOf(writeEngineFinal(context, {turn_id: ticket, conv: input.conv, member: input.member, profile: input.become ?? input.member, reason: 'shutdown', detail: 'the daemon stopped before it started', inputs: [input]})))
+        }
+      }
       const finals = [...convs.values()].flatMap((state) => (state.running ? [state.running.turn.final] : []))
       for (const state of convs.values()) state.running?.turn.kill('shutdown')
       await Promise.all(finals)

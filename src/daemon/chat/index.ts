@@ -12,11 +12,13 @@ import {CLIENT_WARNINGS_CACHE_MS} from './constants.js'
 import {startDelegation} from './delegation/index.js'
 import {createChatEngine} from './engine.js'
 import {startQueueDispatch, type QueueDispatch} from './queue/dispatcher.js'
+import {queuePauseHook} from './queue/pause-hook.js'
 import {queueRoutes} from './queue/routes.js'
 import {resolutionHook} from './resolution/index.js'
 import {chatRoutes} from './routes.js'
 import {createBudget} from './usage/budget.js'
 import {usageRoutes} from './usage/routes.js'
+import {threadRoutes} from './thread/routes.js'
 
 export function chatArea(context: DaemonContext): DaemonArea {
   const budget = createBudget(context, context.chatLimits.maxCostPerDay)
@@ -25,6 +27,8 @@ export function chatArea(context: DaemonContext): DaemonArea {
   // Resolution first: a task is done before a report wakes whoever delegated it.
   engine.onFinal(resolutionHook(context))
   engine.onFinal(asks.finalHook)
+  // Issue 19: a failed turn holds its conversation's queue before the idle that would send the next item.
+  engine.onFinal(queuePauseHook(context))
   const delegation = startDelegation(context, engine)
   let queue: QueueDispatch | null = null
   // /health is polled: the clients files (and git, asked whether one is tracked) are read at most every 2 s.
@@ -38,12 +42,15 @@ export function chatArea(context: DaemonContext): DaemonArea {
   }
   return {
     name: 'chat',
-    routes: [...chatRoutes(context, engine), ...asks.routes, ...queueRoutes(context, engine), ...delegation.routes, ...usageRoutes(context, engine, budget)],
+    routes: [...chatRoutes(context, engine), ...threadRoutes(context, engine), ...asks.routes, ...queueRoutes(context, engine, {onResumed: (conv) => queue?.kick(conv)}), ...delegation.routes, ...usageRoutes(context, engine, budget)],
     async start() {
-      // Today's spend is known before the first turn may start.
+      // Today's spend is known before the first turn may start; then lost turns (their clients stopped, their
+      // finals written), then the queues, then the open briefs re-sent.
       await budget.start()
       await engine.start()
-      queue = await startQueueDispatch(context, engine, {budget})
+      queue = await startQueueDispatch(context, engine, {budget, isCoordinating: (conv) => delegation.ledger.isCoordinating(conv)})
+      const recovered = await delegation.recover()
+      if (recovered.resent + recovered.closed > 0) context.debug.log({lvl: 'info', tag: 'boot', msg: `delegation requests left open by the last daemon: ${recovered.resent} re-sent, ${recovered.closed} closed`})
     },
     async close() {
       await queue?.stop()

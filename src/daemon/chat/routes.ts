@@ -87,5 +87,16 @@ export function chatRoutes(context: DaemonContext, engine: Engine): Route[] {
       auth: 'portal',
       handle: ({params}) => engine.turn(params.id) ?? Promise.reject(notFound('turn_not_found', `No turn ${String(params.id).slice(0, 40)} (finished turns are kept for a while; the timeline keeps all)`)),
     },
+    {
+      // Issue 19, See and stop: answers once the final is out — within the kill grace (SIGTERM, SIGKILL 2 s later).
+      method: 'POST',
+      path: '/chat/turns/:id/cancel',
+      auth: 'portal',
+      async handle({params}) {
+        const ended = await engine.cancel(String(params.id))
+        context.debug.log({lvl: 'info', tag: 'chat', msg: `the operator cancelled turn ${ended.turn_id} of ${ended.profile ?? ended.member} in ${ended.conv}`, conv: ended.conv})
+        return ended
+      },
+    },
   ]
 }

@@ -41,8 +41,16 @@ export interface RunningTurn {
   pid: number | undefined
 }
 
+/** The detail of a turn stopped from outside (issue 19: `mesh ask` says the turn was stopped, not that it broke). */
+const STOPPED_WHY: Partial<Record<TurnFailure, string>> = {
+  shutdown: 'the daemon stopped; its client was stopped with it',
+  cancelled: 'cancelled by the operator; its client was stopped',
+}
+
 function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return
+  // Signalled until 'close' (which clears the timers): a leader that exited may leave tools in its group
+  // holding the output pipes, and they go too (issue 19: a cancelled turn leaves nothing running).
+  if (child.pid === undefined) return
   try {
     // The client may have children of its own (a CLI running tools): the whole group goes.
     process.kill(-child.pid, signal)
@@ -105,7 +113,7 @@ export function runTurnProcess(request: RunRequest): RunningTurn {
       lines.end()
       const stderr = stderrTail.trim().split('\n').slice(-3).join(' | ')
       if (killedFor) {
-        const why = killedFor === 'timeout' ? `no answer within ${Math.round(request.timeoutMs / 1000)} s; killed` : killedFor === 'output_too_large' ? `its output passed the limit (${MAX_TURN_OUTPUT_BYTES} bytes kept); killed` : `stopped (${killedFor})`
+        const why = killedFor === 'timeout' ? `no answer within ${Math.round(request.timeoutMs / 1000)} s; killed` : killedFor === 'output_too_large' ? `its output passed the limit (${MAX_TURN_OUTPUT_BYTES} bytes kept); killed` : (STOPPED_WHY[killedFor] ?? `stopped (${killedFor})`)
         settle({status: 'failed', reason: killedFor, exit_code: code, signal, detail: why})
       } else if (code === 0) {
         settle({status: 'done', exit_code: 0, signal: null})

@@ -25,6 +25,7 @@ import type {StoredConversation} from './conversations.js'
 import {parseMarkers} from './markers.js'
 import {cleanText} from './output-lines.js'
 import {createPrivateFolder, type PrivateFolder} from './private-files.js'
+import {trackProcess, type TrackedProcess} from './processes/records.js'
 import {ProjectFileError, readProjectFileNoFollow} from './project-file.js'
 import {systemPrompt, teammateCatalog, turnText} from './prompt.js'
 import {parseAnchor} from './resolution/anchor.js'
@@ -106,9 +107,12 @@ async function firstTurnSystem(context: DaemonContext, card: MemberCard): Promis
   return systemPrompt({member: card, files, catalog: teammateCatalog(card.id, roster), boundaries: boundariesFor(roster.map((member) => member.id), card.id)})
 }
 
+/** Why a turn is stopped from outside: the daemon stops, or the operator cancels it (issue 19, See and stop). */
+export type StopReason = 'shutdown' | 'cancelled'
+
 export interface StartedTurn {
-  /** Stops the turn (daemon shutdown): a process running is killed, one not yet spawned never is. */
-  kill(reason: 'shutdown'): void
+  /** Stops the turn: a process running has its group killed (SIGTERM, SIGKILL after the grace), one not yet spawned never is. */
+  kill(reason: StopReason): void
   final: Promise<TurnFinal>
 }
 
@@ -121,11 +125,13 @@ export function startTurn(context: DaemonContext, start: TurnStart): StartedTurn
   const turnFileRelative = `${RUNTIME_DIR}/${CHAT_RUNTIME_DIR}/turns/${turn_id}.json`
   const turnFile = context.meshPath(...turnFileRelative.split('/'))
   let running: RunningTurn | null = null
-  let stopped = false
+  let stopped: StopReason | null = null
   let folder: PrivateFolder | null = null
+  let tracked: TrackedProcess | null = null
 
   /** Ends the turn: `run` is the process's decoded output and session, absent when no process ran. */
   const finish = async (ended: RunOutcome, run?: {output: TurnOutput; client: string; settle(outcome: RunOutcome, report: StreamReport): void}): Promise<TurnFinal> => {
+    await tracked?.release()
     await rm(turnFile, {force: true}).catch(() => {})
     await folder?.remove()
     const report = run ? run.output.report() : null
@@ -211,7 +217,7 @@ export function startTurn(context: DaemonContext, start: TurnStart): StartedTurn
 
   const final = prepared.then(
     ({call, timeoutMs, scriptName, format, session, clientName, template}) => {
-      if (stopped) return finish({status: 'failed', reason: 'shutdown', exit_code: null, signal: null, detail: 'the daemon stopped before the turn began'})
+      if (stopped) return finish({status: 'failed', reason: stopped, exit_code: null, signal: null, detail: stopped === 'cancelled' ? 'cancelled before its client started' : 'the daemon stopped before the turn began'})
       let seq = 0
       let toolSeq = 0
       const output = createTurnOutput({
@@ -241,6 +247,8 @@ export function startTurn(context: DaemonContext, start: TurnStart): StartedTurn
       })
       const settle = (outcome: RunOutcome, report: StreamReport) =>
         settleSession(conv, clientName, template, session, {status: outcome.status, reason: outcome.reason, confirmed: report.session, structured, why: outcome.detail?.slice(0, 200) ?? outcome.reason})
+      // Issue 19, Recovery: a daemon killed now leaves this record, and its next start stops the client.
+      tracked = trackProcess(context, {turn_id, conv: conv.conv, member: conv.member, profile, started_at: startedAt, request_ids: inputs.flatMap((input) => input.request_ids ?? [])}, running.pid)
       return running.done.then((outcome) => {
         output.end()
         return finish(outcome, {output, client: clientName, settle})
@@ -250,7 +258,7 @@ export function startTurn(context: DaemonContext, start: TurnStart): StartedTurn
   )
   return {
     kill(reason) {
-      stopped = true
+      stopped ??= reason
       running?.kill(reason)
     },
     final,

@@ -8,6 +8,7 @@
  */
 import type {MemberSummary} from '../team/cards.js'
 import type {QueueItem} from './queue/queue-file.js'
+import type {Thread} from './thread/read.js'
 import type {ConversationView, SubmitResult, TurnAnchor, TurnFailure, TurnOrigin, TurnUsage} from './types.js'
 import type {AccessLevel} from './clients/templates.js'
 
@@ -20,6 +21,10 @@ export type {LedgerRow, LedgerSnapshot, Requester, DelegationOutcome} from './de
 export type {BudgetState} from './usage/budget.js'
 export type {UsageTotals, MemberUsage, ConvUsage, DayUsage} from './usage/sum.js'
 export type {UsageReport} from './usage/routes.js'
+export type {ThreadEntry} from './thread/read.js'
+
+/** `GET /chat/conv/<conv>/thread` (issue 19): the conversation read back from the timeline. */
+export type ThreadAnswer = Thread & {live: boolean}
 
 /** `POST /chat/send` and `POST /chat/dispatch` (202): the turn started or lined up. */
 export type SendAnswer = SubmitResult & {member: string; anchor?: TurnAnchor}
@@ -108,6 +113,12 @@ export interface ChatFinalData extends TimelineFields {
   usage?: TurnUsage
 }
 
+/** `chat.idle` (events only, not in the timeline): the conversation went idle — what `mesh ask` follows a piece of work up to (engine.ts). */
+export interface ChatIdleData {
+  conv: string
+  member: string
+}
+
 /**
  * `chat.tool`: one step of a client's tool activity (issue 19, Structured
  * client streams), decoded from its structured stream. `text` is a one-line
@@ -161,6 +172,28 @@ export interface BudgetReleasedData {
   text: string
   /** Conversations that were waiting. */
   held: number
+}
+
+/** `delegation.resent` (delegation/recovery.ts, issue 19): a start re-sent a brief a stopped daemon had left open. */
+export interface DelegationResentData extends TimelineFields {
+  request_id: string
+  member: string
+  requester: {conv: string | null; member: string}
+  /** The turn that answers it (merged into the session's next turn). */
+  turn_id: string
+}
+
+/** `queue.paused` (queue/pause-hook.ts, issue 19): a failed turn holds the queue; `queue.resumed`: the operator let it go on. */
+export interface QueuePausedData {
+  conv: string
+  version: number
+  paused: {reason: string; turn_id?: string; at: string}
+}
+export interface QueueResumedData {
+  conv: string
+  version: number
+  /** Items still queued. */
+  queued: number
 }
 
 /** `queue.item.added|updated|removed|sent` (queue/store.ts). */

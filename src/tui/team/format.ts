@@ -21,6 +21,7 @@ export function nodeState(node: WorkNode): string {
   if (node.owes.length > 0) parts.push(`for ${[...new Set(node.owes.map((row) => row.requester.member))].join(', ')}`)
   if (node.queued > 0) parts.push(`${node.queued} queued${node.next ? `, next “${node.next}”` : ''}`)
   if (node.failed > 0) parts.push(`${node.failed} failed in queue`)
+  if (node.paused && node.queued > 0) parts.push('queue paused (mesh queue resume)')
   return terminalSafe(parts.join(' · '))
 }
 

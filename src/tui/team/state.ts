@@ -61,6 +61,8 @@ export interface QueueRow {
   version: number
   /** Items still in the file, in queue order (queued, sending, failed). */
   items: QueueItem[]
+  /** Issue 19: why the queue holds after a failed turn, until the operator resumes it. */
+  paused?: string
 }
 
 export interface Notice {
@@ -132,7 +134,7 @@ function fromSnapshot(state: TeamState, snapshot: TeamSnapshot): TeamState {
   for (const row of requests) if (!convs[row.conv]) convs[row.conv] = {conv: row.conv, member: row.member, turn: null, last: null}
   const queues: Record<string, QueueRow> = {}
   for (const file of snapshot.queues) {
-    queues[file.conv] = {conv: file.conv, version: file.version, items: file.items}
+    queues[file.conv] = {conv: file.conv, version: file.version, items: file.items, ...(file.paused ? {paused: file.paused.reason} : {})}
     if (file.items.length > 0) convs[file.conv] ??= {conv: file.conv, member: file.member ?? '', turn: null, last: null}
   }
   return {...state, members: snapshot.members.map(memberRow).sort(byId), convs, requests, queues, ready: true}
@@ -158,7 +160,15 @@ function applyQueue(state: TeamState, type: string, data: QueueEventData): TeamS
     items = [...items.slice(0, at), data.item, ...items.slice(at)]
   }
   // An emptied queue keeps its version, so an older event read again cannot bring an item back.
-  return withConv({...state, queues: {...state.queues, [data.conv]: {conv: data.conv, version: data.version, items}}}, data.conv, '')
+  return withConv({...state, queues: {...state.queues, [data.conv]: {...known, conv: data.conv, version: data.version, items}}}, data.conv, '')
+}
+
+/** `queue.paused` / `queue.resumed` (issue 19): the queue holds, or goes on. */
+function applyPause(state: TeamState, data: {conv: string; version: number; paused?: {reason: string}}): TeamState {
+  const known = state.queues[data.conv] ?? {conv: data.conv, version: 0, items: []}
+  if (data.version <= known.version) return state
+  const {paused: _was, ...rest} = known
+  return {...state, queues: {...state.queues, [data.conv]: {...rest, version: data.version, ...(data.paused ? {paused: data.paused.reason} : {})}}}
 }
 
 function applyEvent(state: TeamState, event: DaemonEventMessage): TeamState {
@@ -209,6 +219,10 @@ function applyEvent(state: TeamState, event: DaemonEventMessage): TeamState {
     case 'queue.item.removed':
     case 'queue.item.sent':
       return applyQueue(state, type, data as unknown as QueueEventData)
+    case 'queue.paused':
+      return withNotice(applyPause(state, data as {conv: string; version: number; paused: {reason: string}}), ts, `the queue of ${String(data.conv)} is paused`)
+    case 'queue.resumed':
+      return applyPause(state, data as {conv: string; version: number})
     case 'team.created': {
       const {id} = data as unknown as TeamEventData
       return state.members.some((member) => member.id === id) ? state : {...state, members: [...state.members, {id, title: null, problem: null}].sort(byId)}
@@ -250,6 +264,8 @@ export interface WorkNode {
   waiting_on: number
   queued: number
   failed: number
+  /** Why its queue is paused (issue 19), or null. */
+  paused: string | null
   /** The first queued item's text (first line). */
   next: string | null
   children: WorkNode[]
@@ -277,6 +293,7 @@ export function workTree(state: TeamState): WorkNode[] {
       waiting_on: waitingOn(row.conv),
       queued: items.filter((item) => item.status === 'queued').length,
       failed: items.filter((item) => item.status === 'failed').length,
+      paused: state.queues[row.conv]?.paused ?? null,
       next: head ? firstLine(head.text) : null,
       children: [],
     })

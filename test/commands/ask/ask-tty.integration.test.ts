@@ -20,9 +20,15 @@ describe.skipIf(!hasTmux)('mesh ask on a terminal (tmux)', () => {
     team = await serveTeam([
       {
         id: 'architect',
-        replies: [{when: 'hold', say: 'streamed before the end', hang: true}],
+        replies: [
+          {when: 'hold', say: 'streamed before the end', hang: true},
+          {when: 'answered delegation', say: 'The footer is fixed.'},
+          {when: 'Delegation refused', say: 'Noted: I cannot brief myself.'},
+          {when: 'footer', say: `Asking the developer.\n${marker('delegate', {member: 'developer', brief: 'Fix the footer'})}\n${marker('delegate', {member: 'architect', brief: 'Myself'})}`},
+        ],
         default: {say: `line one\n${marker('report', {status: 'done', summary: 'hidden'})}\nline two`},
       },
+      {id: 'developer', replies: [], default: {say: `Fixing the footer now.\n${marker('report', {status: 'done', summary: 'footer fixed'})}`}},
     ])
   })
   afterAll(async () => {
@@ -46,12 +52,31 @@ describe.skipIf(!hasTmux)('mesh ask on a terminal (tmux)', () => {
     expect(pane('answer', true)).toMatch(/\x1b\[[0-9;]*m.*architect/)
   })
 
-  it('shows lines while the turn still runs; Ctrl-C stops waiting and says the turn goes on', async () => {
+  it('shows lines while the turn still runs; Ctrl-C cancels the turn (issue 19) and says so', async () => {
     run('held', ['ask', 'architect', 'hold on'])
     await vi.waitFor(() => expect(pane('held')).toContain('streamed before the end'), WAIT)
     expect(pane('held')).not.toContain('EXIT CODE')
     tmux('send-keys', '-t', 'held', 'C-c')
     await vi.waitFor(() => expect(pane('held')).toContain('EXIT CODE 1'), WAIT)
-    expect(pane('held').replace(/\s+/g, ' ')).toMatch(/Stopped waiting; the turn goes on in the daemon \(conversation c-[0-9a-f]{12}, turn t-[0-9a-f]{12}\)/)
+    const shown = pane('held').replace(/\s+/g, ' ')
+    const turn = /architect's turn was cancelled \(conversation c-[0-9a-f]{12}, turn (t-[0-9a-f]{12})\)/.exec(shown)?.[1]
+    expect(turn, shown).toBeDefined()
+    expect(shown).toContain('Code: turn_cancelled')
+    // The daemon recorded the cancel: the turn ended failed, reason cancelled.
+    expect((await team.call('GET', `/chat/turns/${turn}`)).body).toMatchObject({status: 'failed', reason: 'cancelled'})
+  })
+
+  it('follows the delegated work nested under the turn that handed it on, refusals and answers, then sums it up', async () => {
+    run('work', ['ask', 'architect', 'fix the footer'])
+    await vi.waitFor(() => expect(pane('work')).toContain('EXIT CODE 0'), WAIT)
+    const shown = pane('work')
+    expect(shown).toMatch(/Asking the developer\.\n→ architect → developer: Fix the footer \(dlg_[0-9a-f]{12}\)\n/)
+    expect(shown).toMatch(/  ↳ developer › m-developer · dlg_[0-9a-f]{12}\n  Fixing the footer now\.\n/)
+    expect(shown).toMatch(/✗ delegation to architect refused: architect cannot delegate to its own session/)
+    expect(shown).toMatch(/← developer answered architect: success/)
+    expect(shown).toMatch(/architect › c-[0-9a-f]{12}\nThe footer is fixed\./)
+    expect(shown).toMatch(/— \d turns · 1 delegation \(developer: success\)/)
+    expect(shown).toContain('— continue with: mesh ask architect --conv')
+    expect(shown).not.toContain('mesh-report')
   })
 })

@@ -35,9 +35,18 @@ describe('mesh ask', () => {
     expect(result.stderr).toBe('')
   })
 
-  it('prints {conv, turn_id, member, status, text} with --json, and --conv continues the conversation', async () => {
+  it('prints {conv, turn_id, member, status, text, turns, requests, cost_usd} with --json, and --conv continues the conversation', async () => {
     const first = json(noToken(await team.mesh(['ask', 'architect', 'one', '--json'])))
-    expect(first).toEqual({conv: expect.stringMatching(/^c-[0-9a-f]{12}$/), turn_id: expect.stringMatching(/^t-/), member: 'architect', status: 'done', text: 'Hi, turn 1: one'})
+    expect(first).toEqual({
+      conv: expect.stringMatching(/^c-[0-9a-f]{12}$/),
+      turn_id: expect.stringMatching(/^t-/),
+      member: 'architect',
+      status: 'done',
+      text: 'Hi, turn 1: one',
+      turns: [{turn_id: first.turn_id, conv: first.conv, member: 'architect', profile: 'architect', depth: 0, status: 'done'}],
+      requests: [],
+      cost_usd: null,
+    })
     const second = json(noToken(await team.mesh(['ask', 'architect', 'two', '--conv', first.conv, '--json'])))
     expect(second).toMatchObject({conv: first.conv, status: 'done', text: 'Hi, turn 2: two'})
     expect(second.turn_id).not.toBe(first.turn_id)

@@ -48,6 +48,8 @@ describe('mesh team watch in a pipe', () => {
       'chat.turn.started m-developer',
       'chat.assistant.final m-developer',
       'delegation.closed m-developer',
+      // Issue 19: the session, its request answered, is idle (what `mesh ask` follows a piece of work up to).
+      'chat.idle m-developer',
       `chat.turn.started ${conv}`,
       `chat.assistant.final ${conv}`,
     ])

@@ -1,7 +1,7 @@
 /**
  * A whole day of a team, through the real binary and HTTP only (issue bar):
- * a task is created, a member asked to do it completes it with its
- * Resolution, a queued item is dispatched when its conversation goes idle,
+ * a task is created, an outside ask cannot close it (issue 19) but the
+ * operator's turn completes it with its Resolution, a queued item is dispatched when its conversation goes idle,
  * delegation chains are refused on a cycle, on depth and on fan-out, and a
  * revoked member's outstanding ask answers 403 — each checked through HTTP
  * answers, `/events` and the files on disk.
@@ -102,7 +102,7 @@ afterAll(async () => {
 })
 
 describe('a whole day of the team, through the binary and HTTP', () => {
-  it('creates a task; an asked member completes it with its Resolution', async () => {
+  it('creates a task; an asked member answers but cannot close it (issue 19), the operator\'s turn completes it with its Resolution', async () => {
     const created = json(await mesh(['task', 'create', '-m', 'api', '-t', 'Second task', '--status', 'next', '--initiative', 'launch']))
     expect(created.id).toBe('API2')
     const exposed = await mesh(['team', 'expose', 'developer'])
@@ -117,14 +117,19 @@ describe('a whole day of the team, through the binary and HTTP', () => {
     expect(state).toMatchObject({status: 'done', conv: asked.body.conv})
     expect(state.result_text).toContain('Implemented the second task.')
     expect(state.result_text).not.toContain('mesh-report')
+    // The poll says done once every final hook ran (resolution first): the asker's report resolved nothing.
+    expect(readFileSync(join(repo.root, created.path), 'utf8')).toMatch(/^status: next$/m)
+    expect(events.some((event) => event.type === 'task.completed')).toBe(false)
 
+    const operator = json(await mesh(['ask', 'developer', '--conv', 'c-api2', 'Please do #API2 today']))
+    expect(operator).toMatchObject({status: 'done', conv: 'c-api2'})
     const completed = await waitForEvent((event) => event.type === 'task.completed' && event.data.task === 'API2', 'task.completed for API2')
-    expect(completed.data).toMatchObject({conv: asked.body.conv, member: 'developer'})
+    expect(completed.data).toMatchObject({conv: 'c-api2', member: 'developer'})
     const file = readFileSync(join(repo.root, created.path), 'utf8')
     expect(file).toMatch(/^status: done$/m)
     expect(file).toMatch(/^completed_at: .*Z$/m)
     expect(file).toMatch(/^resolved_by: developer$/m)
-    expect(file).toMatch(new RegExp(`^resolved_by_conv: ${asked.body.conv}$`, 'm'))
+    expect(file).toMatch(/^resolved_by_conv: c-api2$/m)
     expect(file).toMatch(/## Resolution\n\n→ working on #launch · #API2\nImplemented the second task\./)
   })
 

@@ -34,7 +34,7 @@ describe('the team watch state', () => {
           ],
           turns: [{turn_id: 't-1', conv: 'c-1', member: 'architect', profile: 'consultant', status: 'running', started_at: TS}],
           requests: [row('dlg_1', 'developer', {conv: 'c-1', member: 'architect'}, 'Build the login\nwith tests')],
-          queues: [{conv: 'c-1', version: 4, items: [item('q-1', 0, 'next please')]}],
+          queues: [{conv: 'c-1', version: 4, state: 'active', items: [item('q-1', 0, 'next please')]}],
         }),
       },
     ])
@@ -116,7 +116,7 @@ describe('the team watch state', () => {
 
   it('keeps queues by version: adds, moves, sends and removes items, and skips events the snapshot holds', () => {
     const queueEvent = (type: string, version: number, queued: QueueItem) => event(`queue.item.${type}`, {conv: 'c-1', version, item: queued})
-    let state = fold([{kind: 'snapshot', snapshot: emptySnapshot({queues: [{conv: 'c-1', version: 2, items: [item('q-a', 0), item('q-b', 1)]}]})}])
+    let state = fold([{kind: 'snapshot', snapshot: emptySnapshot({queues: [{conv: 'c-1', version: 2, state: 'active', items: [item('q-a', 0), item('q-b', 1)]}]})}])
     state = fold([queueEvent('added', 2, item('q-b', 1)), queueEvent('added', 3, item('q-c', 2, 'third'))], state)
     expect(state.queues['c-1'].items.map((i) => i.id)).toEqual(['q-a', 'q-b', 'q-c'])
     state = fold([queueEvent('updated', 4, item('q-c', 0, 'third, first now'))], state)
@@ -132,6 +132,19 @@ describe('the team watch state', () => {
     expect(workTree(state)).toEqual([])
     // Emptied, it keeps its version: an older event read again brings nothing back.
     expect(fold([queueEvent('added', 3, item('q-c', 2, 'third'))], state).queues['c-1'].items).toEqual([])
+  })
+
+  it('shows a queue paused after a failed turn until it is resumed (issue 19)', () => {
+    const paused = {reason: 'turn t-1 of architect failed (exit)', turn_id: 't-1', at: TS}
+    let state = fold([{kind: 'snapshot', snapshot: emptySnapshot({queues: [{conv: 'c-1', version: 3, state: 'paused', paused, member: 'architect', items: [item('q-a', 0)]}]})}])
+    expect(workTree(state)).toMatchObject([{conv: 'c-1', queued: 1, paused: paused.reason}])
+    state = fold([event('queue.resumed', {conv: 'c-1', version: 4, queued: 1})], state)
+    expect(workTree(state)).toMatchObject([{conv: 'c-1', queued: 1, paused: null}])
+    state = fold([event('queue.paused', {conv: 'c-1', version: 5, paused: {...paused, reason: 'again'}})], state)
+    expect(workTree(state)).toMatchObject([{paused: 'again'}])
+    expect(state.notices.at(-1)?.text).toBe('the queue of c-1 is paused')
+    // An older pause read again changes nothing.
+    expect(fold([event('queue.resumed', {conv: 'c-1', version: 4, queued: 1})], state).queues['c-1'].paused).toBe('again')
   })
 
   it('follows the roster: created and deleted members, then the roster read again', () => {

@@ -8,55 +8,21 @@
 import {isMeshError} from '../../../lib/errors.js'
 import type {DaemonContext} from '../../context.js'
 import {readMember} from '../../team/cards.js'
-import type {ChatEngine, FinalHook, TurnFinal, TurnInput} from '../types.js'
+import type {ChatEngine, FinalHook, TurnFinal} from '../types.js'
+import type {Closing} from './closing.js'
 import {GIT_MANAGER, sessionMemberOf} from './constants.js'
 import {delegate} from './delegate.js'
-import type {Ledger, LedgerRow} from './ledger.js'
-import {commitBriefText, cut, readReport, refusalText, wakeText, type Refused, type Report} from './render.js'
+import type {Ledger} from './ledger.js'
+import {commitBriefText, cut, readReport, refusalText, type Refused, type Report} from './render.js'
 
 /** A wake input carries this in `meta` when it tells refusals: a turn it starts gets no second refusal wake (no loop). */
 export const REFUSAL_META = 'delegation_refused'
 
 const str = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined)
 
-/** The member whose card runs `conv`: the engine's view, else the session's owner, else the one who asked. */
-const convMember = (engine: ChatEngine, conv: string, fallback: string) => engine.conversation(conv)?.member ?? sessionMemberOf(conv) ?? fallback
-
-export function delegationHook(context: DaemonContext, engine: ChatEngine, ledger: Ledger): FinalHook {
+export function delegationHook(context: DaemonContext, engine: ChatEngine, ledger: Ledger, closing: Closing): FinalHook {
   const log = (lvl: 'debug' | 'info' | 'warn' | 'error', msg: string, conv?: string) => context.debug.log({lvl, tag: 'delegation', msg, ...(conv ? {conv} : {})})
-
-  const submit = async (input: TurnInput) => {
-    try {
-      await engine.submit(input)
-    } catch (error) {
-      log('warn', `could not wake ${input.conv}: ${(error as Error).message}`, input.conv)
-    }
-  }
-
-  /** spec v34: every requester whose request was closed gets its own wake; the operator (no conv) only sees the event. */
-  const closed = async (rows: LedgerRow[]) => {
-    for (const row of rows) {
-      context.timeline.append('delegation.closed', {
-        author: row.member,
-        text: `${row.member} answered ${row.requester.member}: ${row.outcome}${row.reason ? ` (${row.reason})` : ''}`,
-        conv: row.conv,
-        request_id: row.request_id,
-        outcome: row.outcome,
-        member: row.member,
-        requester: row.requester,
-        ...(row.reason ? {reason: row.reason} : {}),
-      })
-      if (row.requester.conv === null) continue
-      const conv = row.requester.conv
-      await submit({conv, member: convMember(engine, conv, row.requester.member), text: wakeText(row), author: row.member, origin: 'wake', merge: true, anchor: row.anchor, meta: {request_id: row.request_id}, ...carried(conv)})
-    }
-  }
-
-  /** A woken member session goes on answering its own open requests: the wake carries them, so the turn it starts answers (or fails) them. */
-  const carried = (conv: string): {request_ids?: string[]} => {
-    const ids = ledger.openRequestsOf(conv).map((row) => row.request_id)
-    return ids.length ? {request_ids: ids} : {}
-  }
+  const {closed, submit, carried} = closing
 
   /** (a) Briefs of this turn, from its conv and profile; refusals go back to the requester once. True when it was woken. */
   const handOn = async (final: TurnFinal): Promise<boolean> => {
@@ -130,8 +96,9 @@ export function delegationHook(context: DaemonContext, engine: ChatEngine, ledge
     const answered = [...new Set(final.inputs.flatMap((input) => input.request_ids ?? []))]
     if (answered.length === 0) return
     if (final.status === 'failed') {
-      // A shutdown is not the member's failure: the rows stay open in the saved ledger for the next daemon.
-      if (final.reason === 'shutdown') return
+      // A stopped or killed daemon is not the member's failure: the rows stay open in the saved ledger, and the
+      // next start re-sends them once (recovery.ts).
+      if (final.reason === 'shutdown' || final.reason === 'daemon_lost') return
       await closed(ledger.close(final.conv, answered, 'failure', {reason: `the turn failed (${final.reason ?? 'exit'}${final.exit_code !== null ? `, exit code ${final.exit_code}` : ''})`, summary: cut(final.text)}))
     } else if (reports.length === 0 && !woken && !ledger.isCoordinating(final.conv)) {
       // No report, waiting on no one and not woken again: nothing would ever close these, and the requester would wait for ever.

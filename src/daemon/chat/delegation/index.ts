@@ -9,14 +9,18 @@ import type {Route} from '../../route-table.js'
 import {newId} from '../constants.js'
 import type {ChatEngine} from '../types.js'
 import {LEDGER_FILE, REQUEST_ID_PREFIX} from './constants.js'
+import {createClosing} from './closing.js'
 import {delegationHook} from './hook.js'
 import {ledgerFile} from './ledger-file.js'
 import {createLedger, type Ledger} from './ledger.js'
+import {recoverOpenRequests} from './recovery.js'
 import {delegationRoutes} from './routes.js'
 
 export interface Delegation {
   routes: Route[]
   ledger: Ledger
+  /** At start, once the engine runs: re-sends (once) or closes the requests a stopped daemon left open (issue 19). */
+  recover(): Promise<{resent: number; closed: number}>
   /** Resolves once the ledger's newest state is on disk (call on close). */
   flush(): Promise<void>
 }
@@ -38,9 +42,10 @@ export function startDelegation(context: DaemonContext, engine: ChatEngine, opti
     state: file.load(),
     persist: (state) => file.persist(state),
   })
+  const closing = createClosing(context, engine, ledger)
   engine.addCoordinatingCheck((conv) => ledger.isCoordinating(conv))
-  engine.onFinal(delegationHook(context, engine, ledger))
-  return {routes: delegationRoutes(context, engine, ledger), ledger, flush: () => file.flush()}
+  engine.onFinal(delegationHook(context, engine, ledger, closing))
+  return {routes: delegationRoutes(context, engine, ledger, closing), ledger, recover: () => recoverOpenRequests(context, engine, ledger, closing), flush: () => file.flush()}
 }
 
 export {delegate, type DelegateAnswer, type DelegateRequest} from './delegate.js'

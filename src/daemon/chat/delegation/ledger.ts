@@ -10,8 +10,8 @@ import {MeshError} from '../../../lib/errors.js'
 import type {TurnAnchor} from '../types.js'
 import {RECENT_CLOSED_KEPT, REFUSAL_STATUS, sessionOf, type RefusalCode} from './constants.js'
 
-/** How a request ended: a report's `status` read (`done` → success), a failed turn, or a turn that ended without a report. */
-export type DelegationOutcome = 'success' | 'failure' | 'blocked' | 'partial' | 'unreported'
+/** How a request ended: a report's `status` read (`done` → success), a failed turn, a turn that ended without a report, or the operator's cancel (issue 19). */
+export type DelegationOutcome = 'success' | 'failure' | 'blocked' | 'partial' | 'unreported' | 'cancelled'
 
 /** Who asked: the conv the brief came from and the member (profile) that wrote it. `conv` null: the operator, through `POST /chat/delegate`. */
 export interface Requester {
@@ -39,6 +39,8 @@ export interface LedgerRow {
   summary?: string
   files?: string[]
   commit?: string | null
+  /** Issue 19, Recovery: when a daemon start re-sent the open brief (once; a second stop closes it instead). */
+  resent_at?: string
 }
 
 /** What a report (or a failure) tells about the requests it closes. */
@@ -94,6 +96,8 @@ export interface Ledger {
   /** `conv` made requests that are still open: it is coordinating, so not idle for the queue. */
   isCoordinating(conv: string): boolean
   row(requestId: string): LedgerRow | null
+  /** Notes that a start re-sent the open row `requestId` (issue 19, Recovery); false when it is not open. */
+  markResent(requestId: string): boolean
   snapshot(): LedgerSnapshot
 }
 
@@ -189,6 +193,13 @@ export function createLedger(options: LedgerOptions): Ledger {
     row(requestId) {
       const found = open.find((row) => row.request_id === requestId) ?? closed.find((row) => row.request_id === requestId)
       return found ? copy(found) : null
+    },
+    markResent(requestId) {
+      const found = open.find((row) => row.request_id === requestId)
+      if (!found) return false
+      found.resent_at = iso()
+      save()
+      return true
     },
     snapshot: () => ({version: 1, open: open.map(copy), closed: closed.map(copy), limits: {max_depth: options.maxDepth, max_fan_out: options.maxFanOut}}),
   }

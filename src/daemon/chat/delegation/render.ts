@@ -65,9 +65,14 @@ export function briefText(row: LedgerRow): string {
   ].join('\n')
 }
 
+/** The brief again, after a restart cut it off (issue 19, Recovery): said, so the member checks what it already did. */
+export function resentBriefText(row: LedgerRow): string {
+  return `(Re-sent: the daemon stopped before you answered this delegation. Check what you already did for it before you go on.)\n\n${briefText(row)}`
+}
+
 /** The requester's wake for one closed row: who answered, how it went, the summary and the files. */
 export function wakeText(row: LedgerRow): string {
-  const lines = [`${row.member} answered delegation ${row.request_id}: ${row.outcome ?? 'closed'}.`]
+  const lines = [row.outcome === 'cancelled' ? `The operator cancelled delegation ${row.request_id} to ${row.member}; do not wait for its report.` : `${row.member} answered delegation ${row.request_id}: ${row.outcome ?? 'closed'}.`]
   if (row.reason) lines.push(`Reason: ${row.reason}.`)
   if (row.summary) lines.push('', row.summary)
   if (row.files?.length) lines.push('', `Files: ${fileList(row.files)}`)

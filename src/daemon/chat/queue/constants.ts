@@ -21,10 +21,13 @@ export const QUEUE_EVENTS = {
   updated: 'queue.item.updated',
   removed: 'queue.item.removed',
   sent: 'queue.item.sent',
+  /** Issue 19: a failed turn paused the queue; the operator resumed it. */
+  paused: 'queue.paused',
+  resumed: 'queue.resumed',
 } as const
 
 /** Debug-stream tags of the queue (kebab-case, dotted sub-namespaces). */
-export const QUEUE_DEBUG_TAG = {dispatch: 'queue.dispatch', recover: 'queue.recover'} as const
+export const QUEUE_DEBUG_TAG = {dispatch: 'queue.dispatch', recover: 'queue.recover', pause: 'queue.pause'} as const
 
 /** What an item left `sending` by a stopped daemon says: the turn may or may not have started, so it is not sent twice. */
 export const INTERRUPTED_REASON = 'interrupted: the daemon stopped while sending this item; promote it to send it again'

@@ -18,6 +18,8 @@ import {reasonOf, sendItem} from './send.js'
 import {queueStoreOf, type QueueContext} from './store.js'
 
 export interface QueueDispatch {
+  /** A resumed queue: sends its head now when the conv is idle (not live, not coordinating), as an idle would. */
+  kick(conv: string): void
   /** Resolves once every dispatch started so far has ended (tests; the area's stop). */
   settled(): Promise<void>
   /** Stops listening, then waits for a dispatch under way. Call it before the engine closes. */
@@ -30,7 +32,7 @@ export interface QueueDispatch {
  * fails its item (`failed_reason`) and is not retried: the next idle sends
  * the next item, the operator promotes the failed one again.
  */
-export async function startQueueDispatch(context: QueueContext, engine: ChatEngine, options: {budget?: Budget} = {}): Promise<QueueDispatch> {
+export async function startQueueDispatch(context: QueueContext, engine: ChatEngine, options: {budget?: Budget; isCoordinating?: (conv: string) => boolean} = {}): Promise<QueueDispatch> {
   const store = queueStoreOf(context)
   const recovered = await store.recover()
   if (recovered > 0) context.debug.log({lvl: 'warn', tag: QUEUE_DEBUG_TAG.recover, msg: `${recovered} queue item(s) left sending by the last daemon are marked failed`})
@@ -89,6 +91,14 @@ export async function startQueueDispatch(context: QueueContext, engine: ChatEngi
     while (running.size > 0) await Promise.all([...running])
   }
   return {
+    kick(conv) {
+      // onIdle leaves coordinating convs out before it gets here; a kick checks it itself.
+      if (options.isCoordinating?.(conv)) {
+        context.debug.log({lvl: 'debug', tag: QUEUE_DEBUG_TAG.dispatch, conv, msg: 'the conv waits on its delegation requests: its queue goes on at its next idle'})
+        return
+      }
+      onIdle(conv)
+    },
     settled,
     async stop() {
       stopped = true

@@ -24,12 +24,23 @@ export interface QueueItem {
   failed_reason?: string
 }
 
+/** Why a queue holds (issue 19, Recovery): the failed turn that paused it, in words. */
+export interface QueuePause {
+  reason: string
+  turn_id?: string
+  at: string
+}
+
 export interface QueueFile {
   conv: string
   /** Write counter: 0 before the first write, +1 on each (optimistic concurrency, `version` in write bodies). */
   version: number
   /** Additive: the member this conv's items run with when the chat engine does not know the conv. */
   member?: string
+  /** Additive (issue 19): `paused` after a failed turn of the conv — nothing is sent by itself until the operator resumes it. */
+  state: 'active' | 'paused'
+  /** Additive: why, while `state` is `paused`. */
+  paused?: QueuePause
   items: QueueItem[]
 }
 
@@ -47,7 +58,7 @@ export function checkText(text: string): string {
   return text
 }
 
-export const emptyQueue = (conv: string): QueueFile => ({conv, version: 0, items: []})
+export const emptyQueue = (conv: string): QueueFile => ({conv, version: 0, state: 'active', items: []})
 
 /** Items in queue order with `position` = their index. */
 export function renumber(items: QueueItem[]): QueueItem[] {
@@ -69,7 +80,9 @@ export function parseQueue(conv: string, text: string): QueueFile {
   if (!validate(value)) throw unreadable(conv, describeSchemaError(validate.errors![0]))
   if (value.conv !== conv) throw unreadable(conv, `its conv is ${JSON.stringify(value.conv)}`)
   const items = value.items.map((item, index) => ({item, index})).sort((a, b) => a.item.position - b.item.position || a.index - b.index)
-  return {...value, items: renumber(items.map(({item}) => item))}
+  // `state` follows `paused`: a hand edit that removes one removes both.
+  const {paused, state: _state, ...rest} = value
+  return {...rest, state: paused ? 'paused' : 'active', ...(paused ? {paused} : {}), items: renumber(items.map(({item}) => item))}
 }
 
 /** The queue `<relativePath>` under `root` (`.mesh/`), or an empty one when the file does not exist; a link is refused (409 `path_refused`), never read. */

@@ -8,6 +8,7 @@ import {assertValid} from '../../../lib/schemas.js'
 import type {DaemonContext} from '../../context.js'
 import {answer, type Route, type RouteRequest} from '../../route-table.js'
 import type {ChatEngine} from '../types.js'
+import {QUEUE_DEBUG_TAG} from './constants.js'
 import {convOf} from './queue-file.js'
 import {sendItem} from './send.js'
 import {queueStoreOf, type Expect} from './store.js'
@@ -20,7 +21,12 @@ function versionQuery(request: RouteRequest): Expect {
   return {version: Number(raw)}
 }
 
-export function queueRoutes(context: DaemonContext, engine: ChatEngine): Route[] {
+export interface QueueRouteOptions {
+  /** A queue was resumed: send its head if its conv is idle (the dispatcher's kick). */
+  onResumed?(conv: string): void
+}
+
+export function queueRoutes(context: DaemonContext, engine: ChatEngine, options: QueueRouteOptions = {}): Route[] {
   const store = queueStoreOf(context)
   const base = '/chat/conv/:conv/queue'
   return [
@@ -70,6 +76,19 @@ export function queueRoutes(context: DaemonContext, engine: ChatEngine): Route[]
         if (!claimed) throw new Error('claim by id answered no item')
         // At capacity is for now: the item keeps its place and the caller retries; any other refusal fails it.
         return sendItem(store, engine, conv, claimed, (error) => (isMeshError(error) && error.kind === 'rate_limited' ? 'queued' : 'failed'))
+      },
+    },
+    {
+      method: 'POST',
+      path: `${base}/resume`,
+      auth: 'portal',
+      async handle(request) {
+        const conv = convOf(request.params.conv)
+        const body = assertValid<Expect>('daemon-queue-resume', await request.body())
+        const queue = await store.resume(conv, body)
+        context.debug.log({lvl: 'info', tag: QUEUE_DEBUG_TAG.pause, conv, msg: `the queue of ${conv} was resumed by the operator`})
+        options.onResumed?.(conv)
+        return queue
       },
     },
     {

@@ -49,13 +49,22 @@ export interface QueueStore {
   settle(conv: string, id: string, outcome: SendOutcome): Promise<QueueItem | null>
   /** Start-up: items a stopped daemon left `sending` become `failed` (never sent twice). Answers how many. */
   recover(): Promise<number>
+  /**
+   * Issue 19, Recovery: holds the queue after a failed turn of its conv, when it has queued items (an empty
+   * queue has nothing to hold). The head is no longer sent by itself (`claim` without an id answers null)
+   * until resume(). Answers whether it paused now.
+   */
+  pause(conv: string, pause: {reason: string; turn_id?: string}): Promise<boolean>
+  /** Lets the queue go on again; 409 `queue_not_paused` when it is not paused. */
+  resume(conv: string, input?: Expect): Promise<QueueFile>
 }
 
 interface Change<T> {
   result: T
   /** Unchanged queues are not written. */
   write: boolean
-  events: Array<{type: string; item: QueueItem; extra?: Record<string, unknown>}>
+  /** `item` is announced as it is in the written file; pause and resume announce none. */
+  events: Array<{type: string; item?: QueueItem; extra?: Record<string, unknown>}>
 }
 
 const stores = new WeakMap<object, QueueStore>()
@@ -98,11 +107,12 @@ export function createQueueStore(context: QueueContext): QueueStore {
       }
       const done = change(file)
       if (!done.write) return done.result
-      const next: QueueFile = {conv, version: file.version + 1, ...(file.member ? {member: file.member} : {}), items: renumber(file.items)}
+      const next: QueueFile = {conv, version: file.version + 1, ...(file.member ? {member: file.member} : {}), state: file.paused ? 'paused' : 'active', ...(file.paused ? {paused: file.paused} : {}), items: renumber(file.items)}
       await context.writer.write(fileOf(conv), JSON.stringify(next, null, 2) + '\n', {reason})
       for (const event of done.events) {
-        const item = next.items.find((candidate) => candidate.id === event.item.id) ?? event.item
-        context.events.publish(event.type, {conv, version: next.version, item, ...event.extra})
+        const announced = event.item
+        const item = announced ? (next.items.find((candidate) => candidate.id === announced.id) ?? announced) : undefined
+        context.events.publish(event.type, {conv, version: next.version, ...(item ? {item} : {}), ...event.extra})
       }
       return done.result
     })
@@ -173,6 +183,8 @@ export function createQueueStore(context: QueueContext): QueueStore {
 
     claim(conv, options) {
       return update(conv, options, 'queue.send', (file) => {
+        // A paused queue sends nothing by itself; a promote (by id) is the operator's own say and still goes.
+        if (options.id === undefined && file.paused) return {result: null, write: false, events: []}
         const found = options.id === undefined ? file.items.find((item) => item.status === 'queued') : find(file, options.id)
         if (!found) return {result: null, write: false, events: []}
         mustBe(found, options.from)
@@ -196,6 +208,23 @@ export function createQueueStore(context: QueueContext): QueueStore {
         const item: QueueItem = outcome.status === 'failed' ? {...found, status: 'failed', failed_reason: outcome.reason} : {...found, status: 'queued'}
         replace(file, item)
         return {result: item, write: true, events: [{type: QUEUE_EVENTS.updated, item}]}
+      })
+    },
+
+    pause(conv, pause) {
+      return update(conv, {}, 'queue.pause', (file) => {
+        if (file.paused || !file.items.some((item) => item.status === 'queued')) return {result: false, write: false, events: []}
+        file.paused = {reason: pause.reason, ...(pause.turn_id ? {turn_id: pause.turn_id} : {}), at: now()}
+        return {result: true, write: true, events: [{type: QUEUE_EVENTS.paused, extra: {paused: file.paused}}]}
+      })
+    },
+
+    resume(conv, input = {}) {
+      return update(conv, input, 'queue.resume', (file) => {
+        if (!file.paused) throw conflict('queue_not_paused', `The queue of ${conv} is not paused`)
+        delete file.paused
+        const items = file.items.filter((item) => item.status === 'queued').length
+        return {result: {...file, state: 'active' as const, version: file.version + 1, items: renumber(file.items)}, write: true, events: [{type: QUEUE_EVENTS.resumed, extra: {queued: items}}]}
       })
     },
 

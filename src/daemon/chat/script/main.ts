@@ -5,6 +5,7 @@
  * facts from MESH_TURN_FILE, drains the prompt on stdin, and plays the first
  * matching reply of the script file named by its argument.
  */
+import {spawn} from 'node:child_process'
 import {readFileSync} from 'node:fs'
 import {createEmitter} from './emit.js'
 import {fillIn, parseScript, pickReply, type TurnFacts} from './script.js'
@@ -39,6 +40,9 @@ async function main() {
 
   const reply = pickReply(script, facts)
   if (!reply) fail(`no reply of ${shown} matches turn ${facts.turn} (${JSON.stringify(facts.text.slice(0, 80))}) and there is no default`)
+  if (reply.ignore_term) process.on('SIGTERM', () => {})
+  // In this process group with the same stdout: the turn's output stays open until the group is gone.
+  if (reply.child) spawn(process.execPath, ['-e', `${reply.ignore_term ? "process.on('SIGTERM', () => {});" : ''}setInterval(() => {}, 1 << 30)`], {stdio: ['ignore', 'inherit', 'inherit']})
   if (reply.stderr) process.stderr.write(fillIn(reply.stderr, facts) + '\n')
   if (reply.garbage) process.stdout.write(Buffer.from([0xff, 0xfe, 0x00, 0x1b, 0x5b, 0x33, 0x31, 0x6d, 0xc3, 0x28, 0x0a, 0x07, 0x08, 0x0a]))
   const prompt = Buffer.concat(chunks).toString('utf8')

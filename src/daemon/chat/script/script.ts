@@ -20,6 +20,8 @@
  *     tools:                      # tool steps, before `say` (structured formats only)
  *       - {tool: Edit, input: {file_path: a.ts}, output: "ok", failed: false}
  *     usage: {input_tokens: 10, output_tokens: 5, cost_usd: 0.01}   # reported at the end
+ *     ignore_term: false          # ignore SIGTERM (only SIGKILL ends it)
+ *     child: false                # start a child in its group holding stdout open, never exiting
  * default: {say: "…"}             # when no reply matches
  * format: text                    # or claude-stream, codex-json, gemini-stream (issue 19):
  *                                 # the reply printed as that CLI's structured stream
@@ -45,6 +47,10 @@ export interface ScriptReply {
   tools?: EmittedTool[]
   /** What the stream reports it used, in a structured format. */
   usage?: EmittedUsage
+  /** Ignore SIGTERM, as a stuck CLI may: only the SIGKILL after the grace ends it (issue 19, See and stop). */
+  ignore_term?: boolean
+  /** Start a child process in the client's group that holds its output open, as a CLI's tool would, and never exits by itself. */
+  child?: boolean
 }
 
 export interface Script {

@@ -40,7 +40,7 @@ describe('queue routes', () => {
   })
 
   it('list, enqueue, edit, move and remove, with the file and events to match', async () => {
-    expect((await harness.call('GET', Q, {auth: true})).body).toEqual({conv: 'c-1', version: 0, items: []})
+    expect((await harness.call('GET', Q, {auth: true})).body).toEqual({conv: 'c-1', version: 0, state: 'active', items: []})
     const a = await add('first')
     const b = await add('second')
     expect(a).toMatchObject({text: 'first', position: 0, status: 'queued', created_at: expect.any(String)})

@@ -18,7 +18,7 @@ const texts = async (conv: string) => (await store.read(conv)).items.map((item) 
 
 describe('queue store', () => {
   it('reads an unknown conv as an empty queue at version 0, without writing a file', async () => {
-    expect(await store.read('c-1')).toEqual({conv: 'c-1', version: 0, items: []})
+    expect(await store.read('c-1')).toEqual({conv: 'c-1', version: 0, state: 'active', items: []})
     expect(existsSync(fixture.path('queues', 'c-1.json'))).toBe(false)
   })
 
@@ -30,7 +30,7 @@ describe('queue store', () => {
     expect(second).toMatchObject({text: 'two', position: 1, status: 'queued'})
     expect(second.id).not.toBe(first.id)
     const file = onDisk('c-1')
-    expect(file).toEqual({conv: 'c-1', version: 2, items: [first, second]})
+    expect(file).toEqual({conv: 'c-1', version: 2, state: 'active', items: [first, second]})
     expect(getValidator('queue')(file)).toBe(true)
     expect(first.created_at).toBe('2026-03-01T10:00:02.000Z')
     expect(fixture.events.map((event) => [event.type, event.data.version, event.data.item.id])).toEqual([
