@@ -45,12 +45,16 @@ function entryLines(entry: ThreadEntry, paint: (code: string, value: string) => 
       const spent = used ? [used.cost_usd !== null ? `$${used.cost_usd.toFixed(4)}` : null, used.tool_calls ? `${used.tool_calls} tool call(s)` : null, `${Math.round(used.duration_ms / 1000)} s`].filter(Boolean).join(', ') : ''
       if (entry.status === 'failed') {
         const failed = [paint('31', `${at}✗ ${shown(entry.profile)}'s turn failed (${shown(entry.reason)})${entry.detail ? `: ${shown(entry.detail)}` : ''}`)]
-        if (entry.text) failed.push(...entry.text.split('\n').map((line) => CONTINUED + printable(line)))
+        const text = entry.text || (typeof entry.printed === 'string' ? entry.printed : '')
+        if (text) failed.push(...text.split('\n').map((line) => CONTINUED + printable(line)))
         return failed
       }
       block(`${at}${paint('1;35', shown(entry.profile))} › `, entry.text || '(no text)')
       return spent ? [paint('2', `${CONTINUED}(${spent})`)] : []
     }
+    case 'chat.assistant.printed':
+      block(`${at}${paint('1;35', shown(entry.author))} … `, entry.text)
+      return []
     case 'delegation.opened':
       return [paint('36', `${at}→ ${shown(entry.text)} (${shown(entry.request_id)})`)]
     case 'delegation.closed':

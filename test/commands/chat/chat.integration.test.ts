@@ -5,7 +5,7 @@
  * answered — as text in a pipe and NDJSON with --json. Through the built
  * binary against `mesh serve`.
  */
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
 import {serveTeam, type ServedTeam} from '../../support/served-team.js'
 import {marker} from '../../daemon/chat/script-team.js'
 
@@ -71,5 +71,33 @@ describe('mesh chat', () => {
     const unknown = await team.mesh(['chat', 'show', 'c-nothing', '--json'])
     expect(unknown.code).toBe(1)
     expect(ndjson(unknown.stdout)).toEqual([{error: expect.objectContaining({code: 'conv_not_found'})}])
+  })
+})
+
+describe('mesh chat show, a turn still running', () => {
+  let team: ServedTeam
+  beforeAll(async () => {
+    team = await serveTeam([{id: 'architect', replies: [{when: 'hang on', say: 'got halfway\nstill going', hang: true}], default: {say: 'Hello.'}}])
+  })
+  afterAll(async () => {
+    await team?.stop()
+  })
+
+  it('shows what a running turn printed so far (a final holds it once the turn ends)', async () => {
+    const sent = await team.call('POST', '/chat/send', {text: 'hang on', member: 'architect', conv: 'c-hung'})
+    expect(sent.status).toBe(202)
+    await vi.waitFor(async () => {
+      const running = (await team.call('GET', '/chat/conv/c-hung/thread')).body
+      expect(running).toMatchObject({live: true})
+      expect(running.entries.at(-1)).toMatchObject({type: 'chat.assistant.printed', turn_id: sent.body.turn_id, text: 'got halfway\nstill going'})
+    }, {timeout: 20_000, interval: 100})
+    const shown = await team.mesh(['chat', 'show', 'c-hung'])
+    expect(shown.stdout).toMatch(/architect … got halfway\n {9}still going\n/)
+
+    expect((await team.call('POST', `/chat/turns/${sent.body.turn_id}/cancel`)).status).toBe(200)
+    const entries = ndjson((await team.mesh(['chat', 'show', 'c-hung', '--json'])).stdout).slice(1)
+    expect(entries.map((entry) => entry.type)).not.toContain('chat.assistant.printed')
+    expect(entries.find((entry) => entry.type === 'chat.assistant.final')).toMatchObject({status: 'failed', reason: 'cancelled', text: 'got halfway\nstill going'})
+    expect(entries.find((entry) => entry.type === 'chat.assistant.final').printed).toBeUndefined()
   })
 })

@@ -263,6 +263,10 @@ describe('the day of the hands-on run, replayed', () => {
     expect(sent.status).toBe(202)
     await first.waitFor((event) => event.type === 'chat.assistant.delta' && event.data.turn_id === sent.body.turn_id, 'the first line of the turn')
     const pid = await clientPid(root, sent.body.turn_id)
+    // The timeline's appends are batched just after the event goes out: let the line land before the kill.
+    const timeline = join(root, '.mesh', 'timeline')
+    const deltaWritten = () => readdirSync(timeline).some((day) => readFileSync(join(timeline, day), 'utf8').includes(`"type":"chat.assistant.delta","author":"worker","text":"working on it"`))
+    await expect.poll(deltaWritten, POLL).toBe(true)
 
     first.close()
     await first.proc.stop('SIGKILL')
@@ -274,7 +278,8 @@ describe('the day of the hands-on run, replayed', () => {
     expect(isRunning(pid)).toBe(false)
     expect((await second.http('GET', `/chat/turns/${sent.body.turn_id}`)).body).toMatchObject({status: 'failed', reason: 'daemon_lost', detail: expect.stringMatching(/its client \(pid \d+\) went on alone and was stopped at the next start/)})
     const finals = (await second.http('GET', '/chat/conv/c-long/thread')).body.entries.filter((entry: any) => entry.type === 'chat.assistant.final')
-    expect(finals).toEqual([expect.objectContaining({turn_id: sent.body.turn_id, status: 'failed', reason: 'daemon_lost'})])
+    // Its final holds no text (the daemon that had it is gone): the thread shows what the turn printed before.
+    expect(finals).toEqual([expect.objectContaining({turn_id: sent.body.turn_id, status: 'failed', reason: 'daemon_lost', text: '', printed: 'working on it'})])
     expect(readdirSync(join(root, '.mesh', '.runtime', 'chat', 'procs'))).toEqual([])
     // The conversation goes on.
     const next = await second.http('POST', '/chat/send', {body: {conv: 'c-long', text: 'anything else'}})

@@ -5,9 +5,12 @@
  * input, turn start, tool step, final, `become`, delegation opened, closed,
  * re-sent or refused, and task completed that names the conversation — as
  * its own `conv`, as the requester of a delegation, or as the conversation a
- * refused brief came from. Output deltas are left out: a final holds the
- * whole text. Files are streamed line by line, never followed through a
- * link (issue 18). docs/daemon-api.md, Chat — the thread.
+ * refused brief came from. Output deltas are left out where a final holds the
+ * whole text; a turn that ended without text (killed, cancelled, lost with
+ * its daemon, past the output limit) or is still running shows what it
+ * printed (its last PRINTED_KEPT characters), since nothing else does. Files
+ * are streamed line by line, never followed through a link (issue 18).
+ * docs/daemon-api.md, Chat — the thread.
  */
 import {createInterface} from 'node:readline'
 import {listContainedFolder, openContainedFile} from '../../../lib/contained-files.js'
@@ -27,6 +30,9 @@ export const THREAD_TYPES = new Set([
   'delegation.refused',
   'task.completed',
 ])
+
+/** What a thread keeps of a turn's printed lines when its final holds no text: the end, where a summary or an error stands. */
+export const PRINTED_KEPT = 16 * 1024
 
 const TIMELINE_DIR = 'timeline'
 const DAY_FILE = /^\d{4}-\d{2}-\d{2}\.jsonl$/
@@ -65,6 +71,15 @@ export async function readThread(context: Pick<DaemonContext, 'meshPath'>, conv:
   let member: string | null = null
   const turns = {done: 0, failed: 0}
   const usage: Thread['usage'] = {input_tokens: 0, output_tokens: 0, cost_usd: null, tool_calls: 0}
+  // The printed lines of each turn of this conv until its final: kept only if that final has no text.
+  const printed = new Map<string, {ts: string; author: string; text: string}>()
+  const push = (entry: ThreadEntry) => {
+    entries.push(entry)
+    if (entries.length > limit) {
+      entries.shift()
+      truncated = true
+    }
+  }
   for (const day of days) {
     const handle = await openContainedFile(context.meshPath(), `${TIMELINE_DIR}/${day}`).catch(() => null)
     if (!handle) continue
@@ -75,6 +90,12 @@ export async function readThread(context: Pick<DaemonContext, 'meshPath'>, conv:
         try {
           line = JSON.parse(text) as Record<string, unknown>
         } catch {
+          continue
+        }
+        if (line.type === 'chat.assistant.delta' && line.conv === conv && typeof line.turn_id === 'string') {
+          const so = printed.get(line.turn_id)
+          const text = so ? `${so.text}\n${String(line.text ?? '')}` : String(line.text ?? '')
+          printed.set(line.turn_id, {ts: so?.ts ?? String(line.ts), author: String(line.author ?? ''), text: text.length > PRINTED_KEPT ? text.slice(-PRINTED_KEPT) : text})
           continue
         }
         if (typeof line.type !== 'string' || !THREAD_TYPES.has(line.type) || !belongs(line, conv)) continue
@@ -91,16 +112,19 @@ export async function readThread(context: Pick<DaemonContext, 'meshPath'>, conv:
           }
         }
         const {src: _src, ...entry} = line
-        entries.push(entry as ThreadEntry)
-        if (entries.length > limit) {
-          entries.shift()
-          truncated = true
+        if (line.type === 'chat.assistant.final' && typeof line.turn_id === 'string') {
+          const so = printed.get(line.turn_id)
+          printed.delete(line.turn_id)
+          if (so && !line.text) entry.printed = so.text
         }
+        push(entry as ThreadEntry)
       }
     } finally {
       await handle.close()
     }
   }
+  // Turns still running (or whose final never came): what they printed so far.
+  for (const [turnId, so] of printed) push({ts: so.ts, type: 'chat.assistant.printed', author: so.author, text: so.text, conv, turn_id: turnId})
   if (entries.length === 0 && member === null) return null
   return {conv, member, entries, truncated, turns, usage}
 }
