@@ -347,6 +347,11 @@ export function createChatEngine(context: DaemonContext, options: EngineOptions 
       idleListeners.add(listener)
       return () => void idleListeners.delete(listener)
     },
+    settle(conv) {
+      const state = convs.get(conv)
+      if (!state || state.running !== null || state.pending.length > 0) return
+      idle(conv)
+    },
     addCoordinatingCheck(check) {
       coordinating.push(check)
     },

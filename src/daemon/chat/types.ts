@@ -122,6 +122,8 @@ export interface ChatEngine {
   onIdle(listener: (conv: string) => void): () => void
   /** Delegation adds one: a conv waiting on open requests it made is coordinating, so not idle for the queue. */
   addCoordinatingCheck(check: (conv: string) => boolean): void
+  /** Announces `conv` idle if nothing runs or waits in it and it is not coordinating (after a coordinating check turned false outside a final). */
+  settle(conv: string): void
   /** Kills running turns (recorded as failed, reason `shutdown`) and refuses new ones. */
   close(): Promise<void>
 }

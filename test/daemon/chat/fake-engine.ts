@@ -108,6 +108,12 @@ export function fakeEngine(): FakeEngine {
       return () => void idle.delete(listener)
     },
     addCoordinatingCheck: (check) => void checks.push(check),
+    settle(id) {
+      const conv = convs.get(id)
+      if (!conv || conv.running || conv.waiting.length > 0 || engine.coordinating(id)) return
+      engine.idled.push(id)
+      for (const listener of idle) listener(id)
+    },
     async close() {
       closed = true
     },

@@ -43,7 +43,7 @@ export function startDelegation(context: DaemonContext, engine: ChatEngine, opti
     persist: (state) => file.persist(state),
   })
   const closing = createClosing(context, engine, ledger)
-  engine.addCoordinatingCheck((conv) => ledger.isCoordinating(conv))
+  engine.addCoordinatingCheck((conv) => ledger.isCoordinating(conv) || closing.isWaking(conv))
   engine.onFinal(delegationHook(context, engine, ledger, closing))
   return {routes: delegationRoutes(context, engine, ledger, closing), ledger, recover: () => recoverOpenRequests(context, engine, ledger, closing), flush: () => file.flush()}
 }

@@ -215,3 +215,37 @@ describe('delegation hook: commits by the git-manager', () => {
     expect(setup.engine.submitted.filter((input) => input.conv === 'm-git-manager')).toHaveLength(1)
   })
 })
+
+describe('delegation hook: a requester between its rows closing and its wake', () => {
+  it('stays coordinating while its wake is being submitted, so it is never announced idle before the wake runs', async () => {
+    setup = await setupDelegation()
+    await architectTurn(setup, {markers: [delegateMarker({member: 'developer', brief: 'Fix the footer'})]})
+    // The wake's submit is held, as the real engine's awaits the member's card.
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const submit = setup.engine.submit.bind(setup.engine)
+    setup.engine.submit = async (input) => {
+      if (input.origin === 'wake') await held
+      return submit(input)
+    }
+    const answering = setup.engine.finish('m-developer', {markers: [report({status: 'done', summary: 'fixed'})]})
+    await expect.poll(() => setup!.delegation.ledger.openRequestsOf('m-developer')).toEqual([])
+    // The row is closed and the wake not in yet: the architect is still coordinating, not idle.
+    expect(setup.engine.coordinating(CHAT)).toBe(true)
+    expect(setup.engine.idled).not.toContain(CHAT)
+    release()
+    await answering
+    expect(lastSubmit(setup)).toMatchObject({conv: CHAT, origin: 'wake'})
+    expect(setup.engine.coordinating(CHAT)).toBe(false)
+    expect(setup.engine.idled).not.toContain(CHAT)
+  })
+
+  it('is announced idle once its wake is refused (nothing will run in it)', async () => {
+    setup = await setupDelegation()
+    await architectTurn(setup, {markers: [delegateMarker({member: 'developer', brief: 'Fix the footer'})]})
+    expect(setup.engine.idled).not.toContain(CHAT)
+    setup.engine.refuseWith = new Error('the architect card is gone')
+    await setup.engine.finish('m-developer', {markers: [report({status: 'done', summary: 'fixed'})]})
+    expect(setup.engine.idled).toContain(CHAT)
+  })
+})
