@@ -16,6 +16,7 @@ import {gitArea} from './git/index.js'
 import {standardCheckArea} from './standard-check/index.js'
 import {teamArea} from './team/index.js'
 import {chatArea} from './chat/index.js'
+import {architectArea} from './architect/index.js'
 
 export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = [
   tasksArea,
@@ -30,4 +31,6 @@ export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = [
   (context) => standardCheckArea(context),
   teamArea,
   chatArea,
+  // After chat: its passes run on the chat area's engine.
+  architectArea,
 ]

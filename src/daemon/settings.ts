@@ -7,6 +7,7 @@ import {readContainedText} from '../lib/contained-files.js'
 import {isMeshError} from '../lib/errors.js'
 import {parse} from 'yaml'
 import {meshPath} from '../standard/tasks/project-root.js'
+import {ARCHITECT_MIN_INTERVAL_MAX_SECONDS, ARCHITECT_MIN_INTERVAL_SECONDS} from './architect/constants.js'
 import {DAEMON_PORT_FIRST, SNAPSHOT_RETENTION_DAYS} from './constants.js'
 
 export interface DaemonSettings {
@@ -14,6 +15,11 @@ export interface DaemonSettings {
   id: string | null
   /** `architect.port`, default 5570. */
   port: number
+  /**
+   * mesh additions to `architect` (docs/daemon.md, Architect): `auto` (default false) wakes the architect when a
+   * task becomes dispatchable; `min_interval_seconds` (default 60, 0 turns the debounce off) spaces those passes.
+   */
+  architect: {auto: boolean; minIntervalSeconds: number}
   snapshots: {enabled: boolean; retentionDays: number}
   git: {autoPull: boolean; autoCommit: boolean; branch: string}
   /** `bootstrap.standard`: where the canonical standard lives, if set. */
@@ -48,12 +54,18 @@ export async function readDaemonSettings(root: string): Promise<DaemonSettings> 
   const isPort = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 65535
   const isDays = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 365
   const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0
+  const isInterval = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= ARCHITECT_MIN_INTERVAL_MAX_SECONDS
+  const architect = object(data.architect)
   const snapshots = object(data.snapshots)
   const git = object(data.git)
   const transport = object(data.transport)
   return {
     id: typeof data.id === 'string' ? data.id : null,
-    port: pick(object(data.architect).port, isPort, DAEMON_PORT_FIRST, 'architect.port'),
+    port: pick(architect.port, isPort, DAEMON_PORT_FIRST, 'architect.port'),
+    architect: {
+      auto: pick(architect.auto, isBool, false, 'architect.auto'),
+      minIntervalSeconds: pick(architect.min_interval_seconds, isInterval, ARCHITECT_MIN_INTERVAL_SECONDS, 'architect.min_interval_seconds'),
+    },
     snapshots: {
       enabled: pick(snapshots.enabled, isBool, true, 'snapshots.enabled'),
       retentionDays: pick(snapshots.retention_days, isDays, SNAPSHOT_RETENTION_DAYS, 'snapshots.retention_days'),

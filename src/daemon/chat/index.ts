@@ -10,15 +10,32 @@ import {createAsks} from './ask.js'
 import {loadClients} from './clients/sources.js'
 import {CLIENT_WARNINGS_CACHE_MS} from './constants.js'
 import {startDelegation} from './delegation/index.js'
-import {createChatEngine} from './engine.js'
+import {createChatEngine, type Engine} from './engine.js'
+import type {Ledger} from './delegation/ledger.js'
 import {startQueueDispatch, type QueueDispatch} from './queue/dispatcher.js'
 import {queuePauseHook} from './queue/pause-hook.js'
 import {queueRoutes} from './queue/routes.js'
 import {resolutionHook} from './resolution/index.js'
 import {chatRoutes} from './routes.js'
-import {createBudget} from './usage/budget.js'
+import {createBudget, type Budget} from './usage/budget.js'
 import {usageRoutes} from './usage/routes.js'
 import {threadRoutes} from './thread/routes.js'
+
+/** What other areas use of the chat area: the architect's passes run on its engine (issue 20). */
+export interface ChatParts {
+  engine: Engine
+  ledger: Ledger
+  budget: Budget
+}
+
+const built = new WeakMap<DaemonContext, ChatParts>()
+
+/** The chat area's engine, ledger and budget for this daemon; the chat area must be built first (areas.ts order). */
+export function chatPartsOf(context: DaemonContext): ChatParts {
+  const parts = built.get(context)
+  if (!parts) throw new Error('the chat area must be built before an area that uses its engine (src/daemon/areas.ts)')
+  return parts
+}
 
 export function chatArea(context: DaemonContext): DaemonArea {
   const budget = createBudget(context, context.chatLimits.maxCostPerDay)
@@ -30,6 +47,7 @@ export function chatArea(context: DaemonContext): DaemonArea {
   // Issue 19: a failed turn holds its conversation's queue before the idle that would send the next item.
   engine.onFinal(queuePauseHook(context))
   const delegation = startDelegation(context, engine)
+  built.set(context, {engine, ledger: delegation.ledger, budget})
   let queue: QueueDispatch | null = null
   // /health is polled: the clients files (and git, asked whether one is tracked) are read at most every 2 s.
   let clientWarnings: {at: number; warnings: Promise<string[]>} | null = null

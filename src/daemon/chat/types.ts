@@ -4,8 +4,8 @@
  * src/daemon/chat/engine.ts; docs/daemon-api.md, Chat, documents the wire.
  */
 
-/** Why a turn was started: the route or the daemon's own step that asked for it. */
-export type TurnOrigin = 'send' | 'dispatch' | 'ask' | 'queue' | 'delegation' | 'wake'
+/** Why a turn was started: the route or the daemon's own step that asked for it (`pass`: an architect pass, issue 20). */
+export type TurnOrigin = 'send' | 'dispatch' | 'ask' | 'queue' | 'delegation' | 'wake' | 'pass'
 
 /** An initiative and a task a turn works on (spec: every agent turn anchors to both). */
 export interface TurnAnchor {

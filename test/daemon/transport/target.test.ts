@@ -19,6 +19,7 @@ const tempDir = () => {
 const settings = (transport: Partial<DaemonSettings['transport']>, id: string | null = 'demo'): DaemonSettings => ({
   id,
   port: 5570,
+  architect: {auto: false, minIntervalSeconds: 60},
   snapshots: {enabled: true, retentionDays: 7},
   git: {autoPull: false, autoCommit: false, branch: 'main'},
   standardUrl: null,

@@ -63,7 +63,7 @@ export async function delegate(context: DaemonContext, engine: ChatEngine, ledge
   const chain = request.chain ?? ledger.chainOf(requester)
   const refusal = ledger.check(requester, target, chain)
   if (refusal) {
-    context.timeline.append('delegation.refused', {author: requester.member, text: `delegation to ${target} refused: ${refusal.message}`, code: refusal.code, from_conv: requester.conv, from_member: requester.member, member: target, chain})
+    context.timeline.append('delegation.refused', {author: requester.member, text: `delegation to ${target} refused: ${refusal.message}`, code: refusal.code, from_conv: requester.conv, from_member: requester.member, member: target, chain, ...(request.task ? {task: request.task} : {})})
     context.debug.log({lvl: 'info', tag: 'delegation.refused', msg: `${requester.member} → ${target}: ${refusal.code} (${refusal.message})`, ...(requester.conv ? {conv: requester.conv} : {})})
     throw refusalError(refusal)
   }

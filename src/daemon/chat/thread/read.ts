@@ -29,6 +29,9 @@ export const THREAD_TYPES = new Set([
   'delegation.resent',
   'delegation.refused',
   'task.completed',
+  // issue 20: an architect pass's start and its decisions line, in the pass's conversation.
+  'architect.pass.started',
+  'architect.pass.ended',
 ])
 
 /** What a thread keeps of a turn's printed lines when its final holds no text: the end, where a summary or an error stands. */
