@@ -33,7 +33,8 @@ export function findDecisionsLine(text: string): string | null {
   for (const line of text.split('\n')) {
     const match = LINE.exec(line.trim())
     if (!match) continue
-    const rest = match[1].replace(/[*_`\s]+$/, '').trim()
+    // Dressing around the word (`**decisions:** …`) is dropped at both ends of the rest.
+    const rest = match[1].replace(/^[*_`\s]+/, '').replace(/[*_`\s]+$/, '')
     if (rest !== '') found = `decisions: ${rest.replace(/\s+/g, ' ')}`
   }
   return found
