@@ -67,7 +67,7 @@ function deferredClause(facts: DecisionFacts): string {
     const refusal = facts.refused.find((refused) => refused.task === id)
     if (refusal) return `brief to ${refusal.member} refused: ${refusal.code}`
     if (facts.status === 'stopped') return 'the pass was stopped before it was briefed'
-    if (facts.status === 'failed') return "the architect's turn failed before it was briefed"
+    if (facts.status === 'failed') return 'the pass failed before it was briefed'
     return 'not briefed in this pass'
   }
   // Tasks grouped by reason, in dispatch order.
