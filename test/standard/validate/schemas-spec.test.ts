@@ -101,6 +101,12 @@ table('cluster-yaml', fullCluster, [
   ['snapshots.retention_days 1', (d) => (d.snapshots.retention_days = 1), true],
   ['snapshots.retention_days 0', (d) => (d.snapshots.retention_days = 0), false],
   ['snapshots.retention_days 365', (d) => (d.snapshots.retention_days = 365), true],
+  // mesh additions (docs/standard.md, issue 20): architect.auto and architect.min_interval_seconds.
+  ['architect.auto true', (d) => (d.architect = {auto: true}), true],
+  ['architect.auto a string', (d) => (d.architect = {auto: 'yes'}), false],
+  ['architect.min_interval_seconds 0', (d) => (d.architect = {min_interval_seconds: 0}), true],
+  ['architect.min_interval_seconds -1', (d) => (d.architect = {min_interval_seconds: -1}), false],
+  ['architect.min_interval_seconds 1.5', (d) => (d.architect = {min_interval_seconds: 1.5}), false],
 ])
 
 describe('cluster-yaml defaults (spec cluster.yaml table)', () => {
@@ -119,6 +125,8 @@ describe('cluster-yaml defaults (spec cluster.yaml table)', () => {
     ['admission', 'max_pending_requests', 50],
     ['snapshots', 'enabled', true],
     ['snapshots', 'retention_days', 7],
+    ['architect', 'auto', false],
+    ['architect', 'min_interval_seconds', 60],
   ])('%s.%s defaults to %j', (block, key, value) => {
     expect(props[block].properties[key].default).toEqual(value)
   })
