@@ -33,7 +33,7 @@ export interface Waker {
   board(): Promise<Board>
   /** When a deferred automatic wake is due, or null. */
   nextWakeAt(): string | null
-  /** Drops a wake kept for later (the operator stopped the pass). */
+  /** Drops a wake kept for when the architect is idle, and a deferred one (the operator stopped the pass). */
   dropKept(): void
   close(): void
 }
@@ -94,7 +94,8 @@ export function createWaker(context: DaemonContext, passes: Passes, chat: ChatPa
     const busy = passes.busy()
     if (busy) {
       if (trigger === 'auto') kept = true
-      skip('busy', `the architect is busy: ${busy}`, conflict('architect_busy', `The architect is busy: ${busy}; stop the pass with \`mesh architect stop\`, or wait for it`))
+      const hint = passes.current() ? 'wait for it to end, or stop it with `mesh architect stop`' : 'try again once it is idle'
+      skip('busy', `the architect is busy: ${busy}`, conflict('architect_busy', `The architect is busy: ${busy}; ${hint}`))
     }
     if (trigger === 'auto' && !request.due && lastStartMs !== null) {
       const wait = lastStartMs + settings().minIntervalSeconds * 1000 - context.clock()
@@ -164,6 +165,13 @@ export function createWaker(context: DaemonContext, passes: Passes, chat: ChatPa
     }
   }
 
+  function dropKept() {
+    kept = false
+    if (timer) clearTimeout(timer)
+    timer = null
+    dueAt = null
+  }
+
   /** The architect is idle again: a wake kept while it was busy is tried now. */
   const idleAgain = () => {
     if (!kept || closed) return
@@ -177,9 +185,8 @@ export function createWaker(context: DaemonContext, passes: Passes, chat: ChatPa
       unsubscribe = context.events.subscribe((event) => {
         if (TASK_EVENTS.has(event.type)) void refresh()
       })
-      passes.onEnded((ended) => {
-        if (ended.status !== 'stopped') idleAgain()
-      })
+      // A stopped pass (the operator's stop, a cancelled turn, the daemon stopping) is not followed at once by another.
+      passes.onEnded((ended) => (ended.status === 'stopped' ? dropKept() : idleAgain()))
       chat.engine.onIdle((conv) => {
         if (chat.engine.conversation(conv)?.member === COORDINATOR) idleAgain()
       })
@@ -187,12 +194,7 @@ export function createWaker(context: DaemonContext, passes: Passes, chat: ChatPa
     run: () => wake({trigger: 'run', why: 'the operator asked for a pass'}),
     board,
     nextWakeAt: () => (dueAt === null ? null : new Date(dueAt).toISOString()),
-    dropKept() {
-      kept = false
-      if (timer) clearTimeout(timer)
-      timer = null
-      dueAt = null
-    },
+    dropKept,
     close() {
       closed = true
       unsubscribe?.()
