@@ -8,6 +8,7 @@ import type {DaemonArea} from './area.js'
 import {tasksArea} from './tasks/index.js'
 import {versionsArea} from './versions/index.js'
 import {watchArea} from './watch/index.js'
+import {stateArea} from './state/index.js'
 import {protocolsArea, workflowsArea} from './workflows/index.js'
 import {linksArea} from './links/index.js'
 import {storageArea} from './storage/index.js'
@@ -20,6 +21,8 @@ import {chatArea} from './chat/index.js'
 export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = [
   tasksArea,
   watchArea,
+  // After the watcher: its first rebuild runs once changes are being heard.
+  stateArea,
   versionsArea,
   workflowsArea,
   protocolsArea,
