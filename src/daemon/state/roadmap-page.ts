@@ -17,9 +17,15 @@ import {createHash} from 'node:crypto'
 import {renderRoadmap, type RoadmapState} from '../../standard/roadmap/index.js'
 import {ROADMAP_PAGE_APP} from './roadmap-page-app.js'
 
-/** JSON (and so the JS of state.js) with nothing that could end a script element or an HTML comment. */
+/**
+ * JSON (and so the JS of state.js) with nothing that could end a script
+ * element or an HTML comment (`<`, `>`, `&`), and in ASCII: every other
+ * character as a `\\u` escape (a JSON string escape, so the value is the
+ * same), so the script's CSP hash holds whatever encoding a browser reads a
+ * file from disk in.
+ */
 export const escapeScriptText = (text: string) =>
-  text.replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  text.replace(/[<>&\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
 
 const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`
 
