@@ -10,14 +10,13 @@
  * (sandbox.ts), so it reports nothing. docs/daemon.md, Agent reports.
  */
 import type {DaemonContext} from '../context.js'
+import {DEPLOYER} from './constants.js'
 import {readReport} from './delegation/render.js'
 import {reportOf, saysDone} from './resolution/resolve.js'
 import type {FinalHook, TurnFinal} from './types.js'
 
 export const AGENT_REPORT_TAG = 'agent.report'
 export const DEPLOY_COMPLETED_EVENT = 'deploy.completed'
-/** The base team's deployer (spec v38): its done reports are deploys. */
-export const DEPLOYER = 'deployer'
 /** Longest field of a deploy report kept (a URL may be long; nothing else is). */
 const DEPLOY_FIELD_MAX = 2048
 
