@@ -7,9 +7,11 @@
  * commit and task move in `.mesh/log/<local date>.md`, each also under the
  * `log` debug tag.
  */
-import {readFileSync} from 'node:fs'
+import {mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
+import {makeRepo} from '../../standard/fixtures.js'
 import {startHarness, type DaemonHarness} from '../harness.js'
 import {recordEvents, type EventRecorder} from '../watch/recorder.js'
 import {marker, writeScriptTeam} from './script-team.js'
@@ -29,8 +31,10 @@ afterEach(async () => {
 
 const report = (data: Record<string, unknown>) => marker('report', data)
 
-async function start() {
-  harness = await startHarness({chat: {turnTimeoutMs: 30_000}})
+async function start(before?: (root: string) => void) {
+  const repo = makeRepo()
+  before?.(repo.root)
+  harness = await startHarness({repo, chat: {turnTimeoutMs: 30_000}})
   writeScriptTeam(harness.repo.root, [
     {
       id: 'developer',
@@ -149,5 +153,23 @@ describe("the team's books", () => {
     const logged = context.debug.tail({lastSecs: 3600, tags: ['log']}).events
     expect(logged.map((event) => event.msg)).toEqual(lines.map((line) => line.replace(/^- \d{2}:\d{2}:\d{2} /, '')))
     expect(logged.every((event) => event.src === 'daemon' && event.lvl === 'info')).toBe(true)
+  })
+
+  it('a linked log/ folder is never appended through: the lines are refused, said once under log, nothing lands outside', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'mesh-outside-'))
+    try {
+      await start((root) => symlinkSync(outside, join(root, '.mesh', 'log')))
+      for (const text of ['anything today?', 'and now?']) {
+        const sent = await send({member: 'developer', text})
+        await idleOf(sent.conv)
+      }
+      await harness.running.stop()
+      expect(readdirSync(outside)).toEqual([])
+      const refused = harness.running.daemon.context.debug.tail({lastSecs: 3600, tags: ['log'], level: 'error'}).events
+      expect(refused).toHaveLength(1)
+      expect(refused[0].msg).toMatch(/^could not append to \.mesh\/log\/\d{4}-\d{2}-\d{2}\.md: /)
+    } finally {
+      rmSync(outside, {recursive: true, force: true})
+    }
   })
 })
