@@ -8,6 +8,8 @@ import type {DaemonArea} from './area.js'
 import {tasksArea} from './tasks/index.js'
 import {versionsArea} from './versions/index.js'
 import {watchArea} from './watch/index.js'
+import {stateArea} from './state/index.js'
+import {sessionLogArea} from './session-log/index.js'
 import {protocolsArea, workflowsArea} from './workflows/index.js'
 import {linksArea} from './links/index.js'
 import {storageArea} from './storage/index.js'
@@ -21,6 +23,10 @@ import {architectArea} from './architect/index.js'
 export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = [
   tasksArea,
   watchArea,
+  // After the watcher: its first rebuild runs once changes are being heard.
+  stateArea,
+  // Before chat: it hears every final, and closes after chat's shutdown finals went out.
+  sessionLogArea,
   versionsArea,
   workflowsArea,
   protocolsArea,

@@ -4,6 +4,8 @@
  * Endpoints); DECISIONS "Project standard and daemon". docs/daemon.md explains them.
  */
 
+import {ROADMAP_STATE_JS, ROADMAP_STATE_JSON} from '../standard/roadmap/constants.js'
+
 export {DAEMON_FILE, DAEMON_PORT_FIRST, DAEMON_PORT_LAST, DEBUG_FILE, PORTAL_TOKEN_FILE, PROJECT_HEADER, RUNTIME_DIR} from '../protocol/daemon.js'
 /** spec Authentication: the shared daemon binds loopback only. */
 export const DAEMON_HOST = '127.0.0.1'
@@ -41,3 +43,11 @@ export const FEATURES = ['features.debug.stream.v1'] as const
 
 /** `implementation` on /health: which daemon this is. */
 export const IMPLEMENTATION = 'mesh-ts'
+
+/**
+ * Files the daemon generates (spec Folder layout: `state.json`, `roadmap/state.json, state.js` — "generated,
+ * never hand-edit"; `architect/` — "cached visualizer"), relative to `.mesh/`. All deny-listed.
+ */
+export const DAEMON_STATE_FILE = 'state.json'
+export const ROADMAP_PAGE_FILE = 'architect/roadmap.html'
+export const GENERATED_FILES: readonly string[] = [ROADMAP_STATE_JSON, ROADMAP_STATE_JS, DAEMON_STATE_FILE, ROADMAP_PAGE_FILE]

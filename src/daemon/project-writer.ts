@@ -20,11 +20,19 @@ import {writeFileAtomic} from '../lib/atomic-write.js'
 import {appendContainedFile, containedEntryExists, createContainedFileExclusive, ensureContainedFolder, isPathRefused, readContainedFile, readContainedText} from '../lib/contained-files.js'
 import {invalid, type MeshError} from '../lib/errors.js'
 import {MESH_DIR} from '../protocol/daemon.js'
+import {GENERATED_FILES} from './constants.js'
 import {assertOperatorTextKept} from './operator-guard.js'
 
 export const SNAPSHOTS_DIR = 'snapshots'
 /** Folders whose files are never copied into snapshots: secrets must not outlive their rotation there. */
 const NOT_SNAPSHOTTED = ['credentials/', '.runtime/', 'snapshots/']
+/**
+ * Generated files (spec Folder layout: "generated, never hand-edit"; issue 20):
+ * rebuilt from the committed files after every change, so a copy of each
+ * version would fill `snapshots/` with one per task move and a restore would
+ * be overwritten by the next rebuild. `mesh roadmap build` makes them again.
+ */
+const keepsNoSnapshot = (inside: string) => NOT_SNAPSHOTTED.some((folder) => inside.startsWith(folder)) || GENERATED_FILES.includes(inside)
 export const SNAPSHOT_INDEX = 'index.jsonl'
 
 /** One line of `.mesh/snapshots/<YYYY-MM-DD>/index.jsonl`: which file was kept, where, and why. */
@@ -109,7 +117,7 @@ export function createProjectWriter(options: ProjectWriterOptions): ProjectWrite
   }
 
   const keepSnapshot = async (inside: string, reason: string): Promise<SnapshotRecord | null> => {
-    if (!options.snapshotsEnabled() || NOT_SNAPSHOTTED.some((folder) => inside.startsWith(folder))) return null
+    if (!options.snapshotsEnabled() || keepsNoSnapshot(inside)) return null
     const previous = await previousBytes(inside)
     if (previous === null) return null
     const ts = new Date(options.clock()).toISOString()

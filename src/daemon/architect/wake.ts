@@ -15,7 +15,7 @@
  * pass ended or its turn finished), then tried once more; a stop drops it.
  */
 import {conflict, isMeshError} from '../../lib/errors.js'
-import {readBoard, scanTasks, type Board} from '../../standard/tasks/index.js'
+import {dispatchBoard, scanTasks, summarize, type Board} from '../../standard/tasks/index.js'
 import type {ChatParts} from '../chat/index.js'
 import {COORDINATOR} from '../chat/constants.js'
 import type {DaemonContext} from '../context.js'
@@ -60,7 +60,7 @@ export function createWaker(context: DaemonContext, passes: Passes, chat: ChatPa
   let unsubscribe: (() => void) | null = null
   let serial: Promise<unknown> = Promise.resolve()
 
-  const board = async () => readBoard(await scanTasks(context.root))
+  const board = async () => dispatchBoard((await scanTasks(context.root)).map(summarize))
   const settings = () => context.settings().architect
 
   function publish(data: ArchitectWakeData) {

@@ -83,3 +83,6 @@ export const newId = (prefix: string) => `${prefix}${randomBytes(6).toString('he
 export const MAX_SCRIPT_BYTES = 1024 * 1024
 /** /health reads the clients files (and asks git whether one is tracked) at most this often. */
 export const CLIENT_WARNINGS_CACHE_MS = 2_000
+
+/** The base team's deployer (spec v38): its done reports are deploys (`deploy.completed`, agent-reports.ts), and its prompt shows a deploy report. */
+export const DEPLOYER = 'deployer'

@@ -6,6 +6,7 @@
  */
 import type {DaemonArea} from '../area.js'
 import type {DaemonContext} from '../context.js'
+import {agentReportsHook} from './agent-reports.js'
 import {createAsks} from './ask.js'
 import {loadClients} from './clients/sources.js'
 import {CLIENT_WARNINGS_CACHE_MS} from './constants.js'
@@ -16,6 +17,7 @@ import {startQueueDispatch, type QueueDispatch} from './queue/dispatcher.js'
 import {queuePauseHook} from './queue/pause-hook.js'
 import {queueRoutes} from './queue/routes.js'
 import {resolutionHook} from './resolution/index.js'
+import {startTaskEvents} from './task-events.js'
 import {chatRoutes} from './routes.js'
 import {createBudget, type Budget} from './usage/budget.js'
 import {usageRoutes} from './usage/routes.js'
@@ -46,9 +48,12 @@ export function chatArea(context: DaemonContext): DaemonArea {
   engine.onFinal(asks.finalHook)
   // Issue 19: a failed turn holds its conversation's queue before the idle that would send the next item.
   engine.onFinal(queuePauseHook(context))
+  // Issue 20: what agents report about themselves (debug, src agent) and a deployer's deploys (timeline).
+  engine.onFinal(agentReportsHook(context))
   const delegation = startDelegation(context, engine)
   built.set(context, {engine, ledger: delegation.ledger, budget})
   let queue: QueueDispatch | null = null
+  let stopTaskEvents: (() => void) | undefined
   // /health is polled: the clients files (and git, asked whether one is tracked) are read at most every 2 s.
   let clientWarnings: {at: number; warnings: Promise<string[]>} | null = null
   const warnings = () => {
@@ -65,6 +70,8 @@ export function chatArea(context: DaemonContext): DaemonArea {
       // Today's spend is known before the first turn may start; then lost turns (their clients stopped, their
       // finals written), then the queues, then the open briefs re-sent.
       await budget.start()
+      // Issue 20: task.started / task.failed of turns anchored to a task; heard before the first turn can start.
+      stopTaskEvents = startTaskEvents(context)
       await engine.start()
       queue = await startQueueDispatch(context, engine, {budget, isCoordinating: (conv) => delegation.ledger.isCoordinating(conv)})
       const recovered = await delegation.recover()
@@ -73,6 +80,7 @@ export function chatArea(context: DaemonContext): DaemonArea {
     async close() {
       await queue?.stop()
       await engine.close()
+      stopTaskEvents?.()
       await delegation.flush()
       budget.close()
     },

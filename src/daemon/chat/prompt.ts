@@ -5,6 +5,7 @@
  * the daemon (markers, anchors). Later turns carry only their text.
  */
 import type {MemberCard, MemberSummary} from '../team/cards.js'
+import {DEPLOYER} from './constants.js'
 import type {ContextFile} from './context-slice.js'
 import {GIT_MANAGER} from './resolution/constants.js'
 import type {TurnAnchor} from './types.js'
@@ -46,7 +47,7 @@ const markerBlock = (kind: string, example: string) => `\`\`\`mesh-${kind}\n${ex
  * read teaches the agent to write markers nobody acts on); the commit marker
  * only to whoever may use it (resolution/hook.ts `mayCommit`).
  */
-function protocolText(commits: boolean): string {
+function protocolText(commits: boolean, deployer: boolean): string {
   const parts = [
     `## Working with the daemon
 
@@ -58,6 +59,12 @@ To hand work to a teammate (the default for anything outside your part), end you
 ${markerBlock('delegate', '{"member": "<teammate id>", "brief": "<what to do, the files, what done means>", "task": "<task id>"}')}`,
     `When your work finishes the task you are anchored to, or answers work handed to you, end with a report (omit "for" to answer every open request; ${commits ? '"commit": null with "files" when a teammate commits for you' : '"commit": null with "files": the git-manager commits them for you'}):
 ${markerBlock('report', '{"status": "done", "task": "<task id>", "summary": "<one paragraph>", "for": ["<request id>"], "commit": null, "files": ["<changed file>"], "subject": "<type>(<scope>): <subject> [<task id>]"}')}`,
+    ...(deployer
+      ? [
+          `After a release, your done report also names what went out: the daemon records it on the timeline as a deploy (\`deploy.completed\`):
+${markerBlock('report', '{"status": "done", "task": "<task id>", "summary": "<what was released>", "module": "<module id>", "url": "<https address where it runs>", "version": "<version released>", "sha": "<commit deployed>"}')}`,
+        ]
+      : []),
     `To take a teammate's profile for your next turn only:
 ${markerBlock('become', '{"member": "<teammate id>"}')}`,
   ]
@@ -81,7 +88,7 @@ export function systemPrompt({member, files, catalog, boundaries}: SystemPromptP
   if (boundaries.length > 0) parts.push(boundaries.map((line) => `- ${line}`).join('\n'))
   if (files.length > 0) parts.push(`## Project context\n\n${files.map((file) => `### ${file.id}\n\n${file.body}`).join('\n\n')}`)
   const commits = member.id === GIT_MANAGER || !catalog.some((entry) => entry.id === GIT_MANAGER)
-  parts.push(catalogText(catalog), protocolText(commits))
+  parts.push(catalogText(catalog), protocolText(commits, member.id === DEPLOYER))
   return parts.filter((part) => part !== '').join('\n\n')
 }
 

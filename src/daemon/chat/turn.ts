@@ -211,7 +211,7 @@ export function startTurn(context: DaemonContext, start: TurnStart): StartedTurn
       context.timeline.append('chat.session', {author: 'daemon', text: session.note, conv: conv.conv, turn_id, member: conv.member, session: session.session, resumed: false} satisfies ChatSessionData)
       context.debug.log({lvl: 'info', tag: 'chat', msg: `${conv.conv}: ${session.note}`, conv: conv.conv, agent_id: conv.member})
     }
-    context.timeline.append('chat.turn.started', {author: 'daemon', text: '', conv: conv.conv, turn_id, member: conv.member, profile, client: clientName, model, origin: inputs[0].origin, resumed: call.resumed, access: access.level} satisfies ChatTurnStartedData)
+    context.timeline.append('chat.turn.started', {author: 'daemon', text: '', conv: conv.conv, turn_id, member: conv.member, profile, client: clientName, model, origin: inputs[0].origin, resumed: call.resumed, access: access.level, ...(anchor?.task ? {anchor} : {})} satisfies ChatTurnStartedData)
     return {call, timeoutMs: context.chatLimits.turnTimeoutMs, scriptName: script ? scriptPath(model) : null, format, session, clientName, template}
   })()
 

@@ -22,6 +22,8 @@ export type {BudgetState} from './usage/budget.js'
 export type {UsageTotals, MemberUsage, ConvUsage, DayUsage} from './usage/sum.js'
 export type {UsageReport} from './usage/routes.js'
 export type {ThreadEntry} from './thread/read.js'
+export type {TaskStartedData, TaskFailedData} from './task-events.js'
+export type {DeployCompletedData} from './agent-reports.js'
 
 /** `GET /chat/conv/<conv>/thread` (issue 19): the conversation read back from the timeline. */
 export type ThreadAnswer = Thread & {live: boolean}
@@ -71,6 +73,8 @@ export interface ChatTurnStartedData extends TimelineFields {
   resumed: boolean
   /** The access level the turn runs at (issue 19): an ask's is always `read`. */
   access?: AccessLevel
+  /** The task (and initiative) the turn was given to work on, when it was given one (issue 20: `task.started`). */
+  anchor?: TurnAnchor
 }
 
 /**

@@ -8,7 +8,7 @@ import {readClusterInfo} from '../tasks/cluster-modules.js'
 import {knownPrefixes} from '../tasks/allocate.js'
 import {resolvePrefixes} from '../tasks/prefix.js'
 import {meshPath} from '../tasks/project-root.js'
-import {compareIds, summarize} from '../tasks/query.js'
+import {compareIds, summarize, type TaskSummary} from '../tasks/query.js'
 import {scanTasks} from '../tasks/task-files.js'
 import {ROADMAP_FORMAT, ROADMAP_GLOBAL, ROADMAP_STATE_JS, ROADMAP_STATE_JSON} from './constants.js'
 import {stableStringify} from './stable-json.js'
@@ -20,7 +20,8 @@ export interface RoadmapState {
   cluster: {id: string | null; name: string | null; type: string | null}
   modules: Array<{id: string; kind: string | null; name: string | null; parent: string | null; task_prefix: string; counts: Record<string, number>}>
   initiatives: Array<Record<string, unknown>>
-  tasks: Array<Record<string, unknown>>
+  /** Every readable task, archived ones flagged, each with the dependencies it still waits on. */
+  tasks: Array<TaskSummary & {waiting_on: string[]}>
   totals: {tasks: number; initiatives: number; by_status: Record<string, number>; unanchored: number}
   problems: Array<{path: string; problem: string}>
 }
@@ -96,17 +97,31 @@ export interface RoadmapBuildResult {
   problems: Array<{path: string; problem: string}>
 }
 
-/** Builds and writes `.mesh/roadmap/state.json` and `state.js`; a file whose bytes are unchanged is not rewritten. */
-export async function buildRoadmap(root: string): Promise<RoadmapBuildResult> {
-  const state = await computeRoadmap(root)
+/** Writes one generated file: `relativePath` is relative to `.mesh/`. */
+export type RoadmapFileWriter = (relativePath: string, content: string) => Promise<void>
+
+/**
+ * Writes `state.json` and `state.js` of a computed state; a file whose bytes
+ * are unchanged is not rewritten. `write` is how the bytes land: atomically
+ * by default (`mesh roadmap build`); the daemon passes its project writer, so
+ * the two write the very same bytes from the very same code.
+ */
+export async function writeRoadmapFiles(root: string, state: RoadmapState, write?: RoadmapFileWriter): Promise<RoadmapBuildResult['files']> {
   const {json, js} = renderRoadmap(state)
+  const land: RoadmapFileWriter = write ?? ((relative, content) => writeFileAtomic(join(root, MESH_DIR, relative), content))
   const files: RoadmapBuildResult['files'] = []
   for (const [relative, content] of [[ROADMAP_STATE_JSON, json], [ROADMAP_STATE_JS, js]] as const) {
-    const path = join(root, MESH_DIR, relative)
     const before = (await readContainedText(join(root, MESH_DIR), relative).catch(() => null)) ?? undefined
     const changed = before !== content
-    if (changed) await writeFileAtomic(path, content)
+    if (changed) await land(relative, content)
     files.push({path: `${MESH_DIR}/${relative}`, changed})
   }
+  return files
+}
+
+/** Builds and writes `.mesh/roadmap/state.json` and `state.js`; a file whose bytes are unchanged is not rewritten. */
+export async function buildRoadmap(root: string, options: {write?: RoadmapFileWriter} = {}): Promise<RoadmapBuildResult> {
+  const state = await computeRoadmap(root)
+  const files = await writeRoadmapFiles(root, state, options.write)
   return {files, tasks: state.totals.tasks, initiatives: state.totals.initiatives, problems: state.problems}
 }

@@ -1,9 +1,12 @@
 /**
  * Which tasks may be dispatched now, and in which order (spec: Task file,
- * Dispatchability v15; issue 20, Architect passes). A task is dispatchable
- * when its status is one of the dispatchable words and every task it
- * `depends_on` is done; a draft never is, but the daemon counts drafts for
- * the architect's `decisions:` line. Archived tasks are never dispatched.
+ * Dispatchability v15; issue 20). A task is dispatchable when its status is
+ * one of the dispatchable words and every task it `depends_on` is done (an
+ * archived done task counts; a dependency no task file has does not). A
+ * draft never is — only the operator promotes one (spec States and
+ * transitions) — but drafts are counted, for the architect's `decisions:`
+ * line and `.mesh/state.json`. Archived tasks are history: never dispatched.
+ * One board for both, so a pass and the state file never disagree.
  *
  * The order (our choice, docs/daemon.md, Architect): priority (critical,
  * high, medium, low, then none or an unknown word), then `order` (0 to 9,
@@ -12,20 +15,11 @@
  */
 import {compareIds} from '../compare.js'
 import {TASK_PRIORITIES} from '../constants.js'
+import type {TaskSummary} from './query.js'
 import {isDispatchable} from './status.js'
-import type {TaskRecord} from './task-files.js'
 
-export interface BoardTask {
-  id: string
-  title: string
-  status: string
-  priority: string
-  /** `order` 0 to 9, or null when absent (or not an integer). */
-  order: number | null
-  module: string
-  owner: string
-  depends_on: string[]
-}
+/** A task on the board: its summary. */
+export type BoardTask = TaskSummary
 
 export interface Board {
   /** Dispatchable now, in dispatch order. */
@@ -34,23 +28,6 @@ export interface Board {
   drafts: BoardTask[]
   /** Dispatchable by status but waiting on dependencies not yet done, with those ids. */
   waiting: Array<BoardTask & {waiting_on: string[]}>
-}
-
-const text = (value: unknown) => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value))
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [])
-
-function boardTask(record: TaskRecord): BoardTask {
-  const order = record.data.order
-  return {
-    id: record.id,
-    title: text(record.data.title),
-    status: text(record.data.status),
-    priority: text(record.data.priority),
-    order: Number.isInteger(order) ? (order as number) : null,
-    module: record.module,
-    owner: text(record.data.owner),
-    depends_on: strings(record.data.depends_on),
-  }
 }
 
 /** critical first: its index in the reversed list of priorities; none or an unknown word after low. */
@@ -64,12 +41,11 @@ export function compareDispatchOrder(a: BoardTask, b: BoardTask): number {
   return priorityRank(a.priority) - priorityRank(b.priority) || (a.order ?? 10) - (b.order ?? 10) || compareIds(a.id, b.id)
 }
 
-/** The board of the project's task records (active and archived, as scanTasks reads them). */
-export function readBoard(records: TaskRecord[]): Board {
-  const readable = records.filter((record) => record.problem === undefined)
-  // Done tasks, archived ones included: a dependency on an archived task is met.
-  const done = new Set(readable.filter((record) => text(record.data.status) === 'done').map((record) => record.id))
-  const active = readable.filter((record) => !record.archived).map(boardTask)
+/** The board of the project's task summaries (active and archived, as scanTasks and summarize read them). */
+export function dispatchBoard(tasks: readonly TaskSummary[]): Board {
+  const readable = tasks.filter((task) => task.problem === undefined)
+  const done = new Set(readable.filter((task) => task.status === 'done').map((task) => task.id))
+  const active = readable.filter((task) => !task.archived)
   const dispatchable: BoardTask[] = []
   const waiting: Board['waiting'] = []
   for (const task of active) {

@@ -11,6 +11,8 @@ export interface TaskSummary {
   title: string
   status: string
   priority: string
+  /** `order` 0 to 9, or null when absent (or not an integer). */
+  order: number | null
   owner: string
   module: string
   initiative: string | null
@@ -36,6 +38,7 @@ export function summarize(record: TaskRecord): TaskSummary {
     title: text(record.data.title),
     status,
     priority: text(record.data.priority),
+    order: Number.isInteger(record.data.order) ? (record.data.order as number) : null,
     owner: text(record.data.owner),
     module: record.module,
     initiative: optional(record.data.initiative),

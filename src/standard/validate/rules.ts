@@ -50,6 +50,7 @@ export const RULES: readonly RuleInfo[] = [
   // Initiatives, runbooks, team
   rule('initiative-modules', 'error', 'An initiative\'s `modules` are module ids of cluster.yaml.', 'Fix the ids.', 'docs/standard.md, Initiatives, runbooks, team'),
   rule('initiative-parent', 'warning', 'An initiative\'s `parent_initiative` exists and is not the initiative itself.', 'Fix the id.', 'docs/standard.md, Initiatives, runbooks, team'),
+  rule('initiative-draft-active', 'warning', 'An initiative with a task in `draft` is marked `active`: a draft waits on the operator, so its initiative is not done.', 'Set the initiative back to `active`, or promote or remove the draft task.', 'spec: Dispatchability v15'),
   rule('initiative-sections', 'warning', 'An initiative body has `## Why this exists`, `## Done when`, `## Task plan`.', 'Add the missing section headings.', 'spec: Task file (creation bodies)'),
   rule('workflow-id', 'error', 'Workflows have ids `W<N>` in `workflows/`, protocols `P<N>` in `protocols/`, and the file name starts with `<id>-`.', 'Rename the file or fix the id.', 'DECISIONS: Workflow ids'),
   rule('workflow-duplicate-id', 'error', 'No two workflows (or protocols) share an id.', 'Renumber one of them.', 'spec: Workflow file'),

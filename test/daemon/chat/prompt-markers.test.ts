@@ -44,6 +44,15 @@ describe('the markers of the protocol text', () => {
     expect(parseMarkers(exampleOf(promptOf('developer', noGitManager), 'commit')).markers[0].kind).toBe('commit')
   })
 
+  it('shows the deployer a deploy report whose fields deploy.completed carries (issue 20), and no one else', () => {
+    const team = [...roster, card('deployer')]
+    const text = promptOf('deployer', team)
+    const deploy = text.slice(text.indexOf('After a release'))
+    const {markers} = parseMarkers(exampleOf(deploy, 'report'))
+    expect(markers[0]).toMatchObject({kind: 'report', data: {status: 'done', module: expect.any(String), url: expect.any(String), version: expect.any(String), sha: expect.any(String)}})
+    expect(promptOf('developer', team)).not.toContain('After a release')
+  })
+
   it('every example in the whole text is read as a marker, none as text', () => {
     const text = promptOf('git-manager')
     const {markers, text: rest} = parseMarkers(text)

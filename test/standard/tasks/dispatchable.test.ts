@@ -1,10 +1,11 @@
 /**
- * The board an architect pass gets (spec: Dispatchability v15; issue 20):
- * dispatchable statuses whose dependencies are all done, in priority order,
- * then `order`, then id; drafts never, but listed; archived tasks never.
+ * The board an architect pass gets and `.mesh/state.json` lists (spec:
+ * Dispatchability v15; issue 20): dispatchable statuses whose dependencies
+ * are all done, in priority order, then `order`, then id; drafts never, but
+ * listed; archived tasks never.
  */
 import {describe, expect, it} from 'vitest'
-import {compareDispatchOrder, readBoard, type TaskRecord} from '../../../src/standard/tasks/index.js'
+import {compareDispatchOrder, dispatchBoard, summarize, type TaskRecord} from '../../../src/standard/tasks/index.js'
 
 const record = (id: string, data: Record<string, unknown>, extra: Partial<TaskRecord> = {}): TaskRecord => ({
   id,
@@ -15,10 +16,11 @@ const record = (id: string, data: Record<string, unknown>, extra: Partial<TaskRe
   data: {id, title: id, status: 'next', priority: 'medium', owner: 'developer', ...data},
   ...extra,
 })
+const board = (records: TaskRecord[]) => dispatchBoard(records.map(summarize))
 
-describe('readBoard', () => {
+describe('dispatchBoard', () => {
   it('orders the dispatchable tasks critical > high > medium > low > none, then order (none last), then id as a person reads it', () => {
-    const board = readBoard([
+    const shown = board([
       record('API10', {priority: 'high'}),
       record('API2', {priority: 'high'}),
       record('API3', {priority: 'low'}),
@@ -30,11 +32,11 @@ describe('readBoard', () => {
       record('API9', {priority: 'medium', order: 9}),
       record('API11', {priority: 'medium'}),
     ])
-    expect(board.dispatchable.map((task) => task.id)).toEqual(['API4', 'API6', 'API5', 'API2', 'API10', 'API9', 'API11', 'API3', 'API7', 'API8'])
+    expect(shown.dispatchable.map((task) => task.id)).toEqual(['API4', 'API6', 'API5', 'API2', 'API10', 'API9', 'API11', 'API3', 'API7', 'API8'])
   })
 
-  it('takes only the dispatchable statuses, keeps drafts apart and waits on dependencies not yet done (an archived done one is met)', () => {
-    const board = readBoard([
+  it('takes only the dispatchable statuses, keeps drafts apart and waits on dependencies not yet done (an archived done one is met, a missing one is not)', () => {
+    const shown = board([
       record('A1', {status: 'next'}),
       record('A2', {status: 'active'}),
       record('A3', {status: 'in_progress'}),
@@ -53,13 +55,13 @@ describe('readBoard', () => {
       record('OLD2', {status: 'next'}, {archived: true}),
       record('BAD', {}, {problem: 'the frontmatter is not valid YAML', data: {}}),
     ])
-    expect(board.dispatchable.map((task) => task.id)).toEqual(['A1', 'A2', 'A3', 'A4', 'A5', 'W1'])
-    expect(board.drafts.map((task) => task.id)).toEqual(['D1', 'D2'])
-    expect(board.waiting).toEqual([expect.objectContaining({id: 'W2', waiting_on: ['B1', 'NOPE']})])
+    expect(shown.dispatchable.map((task) => task.id)).toEqual(['A1', 'A2', 'A3', 'A4', 'A5', 'W1'])
+    expect(shown.drafts.map((task) => task.id)).toEqual(['D1', 'D2'])
+    expect(shown.waiting).toEqual([expect.objectContaining({id: 'W2', waiting_on: ['B1', 'NOPE']})])
   })
 
   it('reads order only as an integer', () => {
-    const [task] = readBoard([record('A1', {order: '3'})]).dispatchable
+    const [task] = board([record('A1', {order: '3'})]).dispatchable
     expect(task.order).toBeNull()
     expect(compareDispatchOrder({...task, order: 3}, {...task, id: 'A0', order: null})).toBeLessThan(0)
   })

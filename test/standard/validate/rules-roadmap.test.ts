@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {frontmatter, INITIATIVE_BODY, TODAY, WORKFLOW_BODY} from '../fixtures.js'
+import {frontmatter, INITIATIVE_BODY, taskFile, TODAY, WORKFLOW_BODY} from '../fixtures.js'
 import {brief, findingsFor, ofRule} from './helpers.js'
 
 const initiative = (overrides: Record<string, unknown> = {}, body = INITIATIVE_BODY) =>
@@ -25,6 +25,17 @@ describe('initiative rules', () => {
     const missing = await findingsFor({'.mesh/roadmap/initiatives/beta.md': initiative({parent_initiative: 'nope'})})
     const self = await findingsFor({'.mesh/roadmap/initiatives/beta.md': initiative({parent_initiative: 'beta'})})
     expect([...ofRule(missing, 'initiative-parent'), ...ofRule(self, 'initiative-parent')]).toHaveLength(2)
+  })
+  it('initiative-draft-active: an initiative with a task in draft stays active (spec v15)', async () => {
+    const draftChild = {'.mesh/modules/api/tasks/API7-later.md': taskFile({id: 'API7', title: 'Later', status: 'draft', initiative: 'beta'})}
+    const done = await findingsFor({'.mesh/roadmap/initiatives/beta.md': initiative({status: 'done'}), ...draftChild})
+    expect(brief(done)).toEqual(['initiative-draft-active@.mesh/roadmap/initiatives/beta.md:4'])
+    expect(ofRule(done, 'initiative-draft-active')[0]).toMatchObject({severity: 'warning', message: expect.stringContaining('#API7')})
+    // Marked active: as the spec wants. No draft child: any status.
+    expect(await findingsFor({'.mesh/roadmap/initiatives/beta.md': initiative({status: 'active'}), ...draftChild})).toEqual([])
+    expect(await findingsFor({'.mesh/roadmap/initiatives/beta.md': initiative({status: 'done'}), '.mesh/modules/api/tasks/API7-later.md': taskFile({id: 'API7', title: 'Later', status: 'done', initiative: 'beta'})})).toEqual([])
+    // An archived draft is history: it holds nothing.
+    expect(ofRule(await findingsFor({'.mesh/roadmap/initiatives/beta.md': initiative({status: 'done'}), '.mesh/modules/api/log/2026-01/API7-later.md': taskFile({id: 'API7', title: 'Later', status: 'draft', initiative: 'beta'})}), 'initiative-draft-active')).toEqual([])
   })
   it('initiative-sections: the three creation sections', async () => {
     const findings = await findingsFor({'.mesh/roadmap/initiatives/beta.md': initiative({}, '\n## Why this exists\n')})

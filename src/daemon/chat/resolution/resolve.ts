@@ -33,7 +33,7 @@ export function reportOf(final: TurnFinal): Report | null {
 }
 
 /** A report that says the work is finished: `status: "done"` (any case, as delegation reads it) or `outcome: "success"`. */
-const saysDone = (report: Report) => (typeof report.status === 'string' && report.status.trim().toLowerCase() === 'done') || report.outcome === 'success'
+export const saysDone = (report: Report) => (typeof report.status === 'string' && report.status.trim().toLowerCase() === 'done') || report.outcome === 'success'
 
 const nonEmpty = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null)
 

@@ -1,5 +1,6 @@
 import {INITIATIVE_SECTIONS, QUEUE_ITEM_MAX_BYTES, TEAM_RETIRED_FIELDS} from '../../constants.js'
 import type {ProjectFile} from '../../project/index.js'
+import {heldActiveMessage, initiativesHeldActive} from '../../initiatives/held-active.js'
 import {checkSections, filesOf, recordOf, stemOf, type RuleContext} from '../rule-context.js'
 import {initiativeId} from './tasks.js'
 
@@ -25,6 +26,23 @@ export function checkInitiatives(context: RuleContext): void {
       else if (!ids.has(parent)) findings.add(file, 'initiative-parent', `parent_initiative "${parent}" is not an initiative in roadmap/initiatives/`, {pointer: '/parent_initiative'})
     }
     if (file.hasFrontmatter) checkSections(context, file, 'initiative-sections', INITIATIVE_SECTIONS)
+  }
+  checkDraftHoldsActive(context, files)
+}
+
+/** spec v15: an initiative with a child in `draft` stays `active` (active tasks only; archived ones are history). */
+function checkDraftHoldsActive(context: RuleContext, files: ProjectFile[]): void {
+  const tasks = filesOf(context, 'task').flatMap((file) => {
+    const data = recordOf(file)
+    return data && typeof data.id === 'string' && typeof data.status === 'string' ? [{id: data.id, status: data.status, initiative: typeof data.initiative === 'string' ? data.initiative : null}] : []
+  })
+  const byId = new Map(files.map((file) => [initiativeId(file), file]))
+  const initiatives = files.flatMap((file) => {
+    const status = recordOf(file)?.status
+    return typeof status === 'string' ? [{id: initiativeId(file), status}] : []
+  })
+  for (const held of initiativesHeldActive(initiatives, tasks)) {
+    context.findings.add(byId.get(held.id)!, 'initiative-draft-active', heldActiveMessage(held), {pointer: '/status'})
   }
 }
 
