@@ -41,10 +41,12 @@ describe('open briefs across restarts', () => {
     await harness!.running.stop()
 
     await start()
-    const resent = await events!.waitFor((event) => event.type === 'chat.turn.started' && event.data.conv === 'm-developer', 'the re-sent turn')
+    // The start re-sends the brief before this test's recorder listens: read the re-sent turn from the daemon instead.
+    await expect.poll(async () => (await call('GET', '/chat/conv/m-developer')).body, {timeout: 20_000, interval: 50}).toMatchObject({live: true, turn_id: expect.any(String)})
+    const resent = (await call('GET', '/chat/conv/m-developer')).body
     const row = (await call('GET', '/chat/delegations')).body.open[0]
     expect(row).toMatchObject({request_id: brief.body.request_id, resent_at: expect.any(String)})
-    expect((await call('GET', `/chat/turns/${resent.data.turn_id}`)).body.status).toBe('running')
+    expect((await call('GET', `/chat/turns/${resent.turn_id}`)).body.status).toBe('running')
     await harness!.running.stop()
 
     await start()
