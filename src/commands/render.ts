@@ -9,7 +9,7 @@ export default class Render extends MeshCommand {
   static override description = `Render .mesh/public/AGENT_INSTRUCTIONS.md into CLAUDE.md, AGENTS.md and GEMINI.md.
 
 Each target becomes the source byte for byte, except its own operator block (between the mesh:operator markers), which is kept exactly as it is; a new target gets the source's operator block. A target that is a symbolic link (CLAUDE.md → AGENTS.md) is left as it is. Missing or out-of-order markers in any file stop the render before anything is written (exit 1).
-With --resources <file>, also replaces the mirrored part of .mesh/public/RESOURCES.md (everything above <!-- mesh:resources:end -->) with that file's text; the text below the marker is kept byte for byte.`
+With --resources <file>, also replaces the mirrored part of .mesh/public/RESOURCES.md (everything above <!-- mesh:resources:end -->) with that file's text; the text below the marker is kept byte for byte. RESOURCES.md is written through the project's daemon when it runs (the one writer of .mesh/), otherwise here; the three targets at the repository root are always written here.`
 
   static override examples = [
     '<%= config.bin %> render',
@@ -32,9 +32,17 @@ With --resources <file>, also replaces the mirrored part of .mesh/public/RESOURC
     // Targets first: a refusal there leaves RESOURCES.md untouched too.
     const targets = await renderAgentInstructions(root, {check: true})
     const resources = canonical === undefined ? undefined : await renderResources(root, canonical, {check: true})
+    let via: 'daemon' | 'local' | undefined
     if (!check) {
       await renderAgentInstructions(root)
-      if (canonical !== undefined) await renderResources(root, canonical)
+      if (canonical !== undefined) {
+        const text = canonical
+        const [{writeProject}, {RESOURCES_REASON}] = await Promise.all([import('../cli/project-writes.js'), import('../daemon/authoring/constants.js')])
+        ;({via} = await writeProject(root, {
+          daemon: (daemon) => daemon.call('POST', '/render/resources', {text}),
+          local: (project) => renderResources(project.root, text, {write: project.writeWith(RESOURCES_REASON)}),
+        }))
+      }
     }
     const files: Array<{path: string; outcome: string; link?: string}> = [...targets, ...(resources ? [resources] : [])]
     const changes = (outcome: string) => outcome === 'created' || outcome === 'updated'
@@ -45,7 +53,7 @@ With --resources <file>, also replaces the mirrored part of .mesh/public/RESOURC
       this.logToStderr(`Error: ${stale.length} file${stale.length === 1 ? ' is' : 's are'} out of date; run \`mesh render\`.`)
       process.exitCode = 1
     }
-    return {check, files}
+    return {check, files, ...(via ? {via} : {})}
   }
 }
 

@@ -6,6 +6,7 @@
 import type {DaemonContext} from './context.js'
 import type {DaemonArea} from './area.js'
 import {tasksArea} from './tasks/index.js'
+import {authoringArea} from './authoring/index.js'
 import {versionsArea} from './versions/index.js'
 import {watchArea} from './watch/index.js'
 import {stateArea} from './state/index.js'
@@ -22,6 +23,7 @@ import {architectArea} from './architect/index.js'
 
 export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = [
   tasksArea,
+  authoringArea,
   watchArea,
   // After the watcher: its first rebuild runs once changes are being heard.
   stateArea,

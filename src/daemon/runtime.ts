@@ -9,7 +9,7 @@ import {rm} from 'node:fs/promises'
 import {createContainedFileExclusive, readContainedText, writeContainedFile} from '../lib/contained-files.js'
 import {conflict} from '../lib/errors.js'
 import {meshPath} from '../standard/tasks/project-root.js'
-import {isProcessAlive, readRuntime, type DaemonRuntime} from '../client/daemon/locate.js'
+import {isProcessAlive, projectRealPath, readRuntime, servesProject, type DaemonRuntime} from '../client/daemon/locate.js'
 import {DAEMON_FILE, RUNTIME_DIR} from './constants.js'
 
 export type {DaemonRuntime}
@@ -20,7 +20,12 @@ const LOCK_FILE = `${RUNTIME_DIR}/daemon.lock`
 // Written and read without following a link (issue 18): a linked .runtime/ is refused, never written through.
 export const writeRuntime = (root: string, runtime: DaemonRuntime) => writeContainedFile(meshPath(root), DAEMON_FILE, JSON.stringify(runtime, null, 2) + '\n').then(() => undefined)
 
-const readLockOwner = async (root: string) => Number(((await readContainedText(meshPath(root), LOCK_FILE).catch(() => null)) ?? '').trim())
+/** The lock holds `<pid> <real root>` (the root since issue 20: a lock copied with the folder names another project). */
+async function readLock(root: string): Promise<{pid: number; root: string | null}> {
+  const [pid = '', ...rest] = ((await readContainedText(meshPath(root), LOCK_FILE).catch(() => null)) ?? '').trim().split(' ')
+  return {pid: Number(pid), root: rest.length ? rest.join(' ') : null}
+}
+const readLockOwner = async (root: string) => (await readLock(root)).pid
 
 /** Removes daemon.json only while it still names `pid`, so a stopping daemon never removes a successor's. */
 export async function removeRuntime(root: string, pid = process.pid): Promise<void> {
@@ -36,14 +41,17 @@ export async function removeRuntime(root: string, pid = process.pid): Promise<vo
 export async function acquireDaemonLock(root: string): Promise<() => Promise<void>> {
   const path = meshPath(root, LOCK_FILE)
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (await createContainedFileExclusive(meshPath(root), LOCK_FILE, String(process.pid))) {
+    if (await createContainedFileExclusive(meshPath(root), LOCK_FILE, `${process.pid} ${await projectRealPath(root)}`)) {
       return async () => {
         if ((await readLockOwner(root)) === process.pid) await rm(path, {force: true})
       }
     }
-    const owner = await readLockOwner(root)
-    if (isProcessAlive(owner)) {
-      const runtime = await readRuntime(root)
+    const lock = await readLock(root)
+    const owner = lock.pid
+    const runtime = await readRuntime(root)
+    // A lock copied with the folder names the original's live daemon, and the original's root.
+    const copied = lock.root !== null ? lock.root !== (await projectRealPath(root)) : runtime !== null && runtime.pid === owner && !(await servesProject(runtime, root))
+    if (isProcessAlive(owner) && !copied) {
       const where = runtime && runtime.pid === owner ? ` on http://127.0.0.1:${runtime.port}` : ''
       throw conflict('daemon_running', `Another mesh daemon (pid ${owner}) already serves this project${where}; stop it with \`mesh daemon stop\``)
     }

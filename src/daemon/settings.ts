@@ -26,6 +26,8 @@ export interface DaemonSettings {
   standardUrl: string | null
   /** `transport`: the project's live channel (workflow default `websocket`); docs/daemon.md, Transport. */
   transport: {workflow: string; endpoint: string | null; fallback: string | null}
+  /** `tasks.archive_after_days` (a mesh addition): done tasks are archived this many days after completion; null: never by the daemon. */
+  tasks: {archiveAfterDays: number | null}
   /** Values that were present but unusable, for the debug stream. */
   problems: string[]
 }
@@ -59,6 +61,7 @@ export async function readDaemonSettings(root: string): Promise<DaemonSettings> 
   const snapshots = object(data.snapshots)
   const git = object(data.git)
   const transport = object(data.transport)
+  const isArchiveDays = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 36500
   return {
     id: typeof data.id === 'string' ? data.id : null,
     port: pick(architect.port, isPort, DAEMON_PORT_FIRST, 'architect.port'),
@@ -81,6 +84,7 @@ export async function readDaemonSettings(root: string): Promise<DaemonSettings> 
       endpoint: pick(transport.endpoint, isString, null as unknown as string, 'transport.endpoint') ?? null,
       fallback: pick(transport.fallback, isString, null as unknown as string, 'transport.fallback') ?? null,
     },
+    tasks: {archiveAfterDays: pick(object(data.tasks).archive_after_days, isArchiveDays, null as unknown as number, 'tasks.archive_after_days') ?? null},
     problems,
   }
 }

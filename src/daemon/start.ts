@@ -12,6 +12,7 @@ import {DAEMON_HOST, DAEMON_PORT_FIRST, DAEMON_PORT_LAST} from './constants.js'
 import {createDaemon, type Daemon, type DaemonOptions} from './daemon.js'
 import {assertRealMeshFolder} from './project-files.js'
 import {sweepTempFiles} from './temp-sweep.js'
+import {projectRealPath} from '../client/daemon/locate.js'
 import {acquireDaemonLock, readRuntime, removeRuntime, writeRuntime, type DaemonRuntime} from './runtime.js'
 
 export interface StartDaemonOptions extends Omit<DaemonOptions, 'endpoint'> {
@@ -63,7 +64,7 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     if (leftovers.length) daemon.context.debug.log({lvl: 'info', tag: 'boot', msg: `removed ${leftovers.length} temp file(s) of interrupted writes`, data: {files: leftovers.slice(0, 20)}})
     hosted = await listenOnFirstFree(daemon, options.logger, options.port !== undefined ? [options.port] : candidatePorts(daemon.settings().port))
     url = hosted.url
-    const runtime: DaemonRuntime = {port: hosted.port, pid: process.pid, started_at: new Date(daemon.context.clock()).toISOString(), version: daemon.context.version}
+    const runtime: DaemonRuntime = {port: hosted.port, pid: process.pid, started_at: new Date(daemon.context.clock()).toISOString(), version: daemon.context.version, root: await projectRealPath(options.root)}
     await writeRuntime(options.root, runtime)
     daemon.context.debug.log({lvl: 'info', tag: 'boot', msg: `daemon ${runtime.version} serving ${options.root} on ${url}`, data: {port: runtime.port, pid: runtime.pid}})
     let stopping: Promise<void> | undefined

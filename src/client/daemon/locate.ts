@@ -3,8 +3,9 @@
  * (DECISIONS: Daemon runtime) naming a live process, and the portal token in
  * `.mesh/credentials/portal-token`. The daemon writes both (src/daemon/).
  */
+import {realpath} from 'node:fs/promises'
 import {readContainedText} from '../../lib/contained-files.js'
-import {join} from 'node:path'
+import {join, resolve} from 'node:path'
 import {DAEMON_FILE, MESH_DIR, PORTAL_TOKEN_FILE} from '../../protocol/daemon.js'
 
 /** The content of daemon.json. */
@@ -13,6 +14,12 @@ export interface DaemonRuntime {
   pid: number
   started_at: string
   version: string
+  /**
+   * The real path of the project the daemon serves (a mesh addition to
+   * DECISIONS' shape): a copied project folder carries a daemon.json naming
+   * the original's live daemon, which must not be taken for its own.
+   */
+  root?: string
 }
 
 
@@ -29,7 +36,15 @@ export function isProcessAlive(pid: number): boolean {
 
 const isRuntime = (value: unknown): value is DaemonRuntime => {
   const v = value as DaemonRuntime
-  return !!v && Number.isInteger(v.port) && Number.isInteger(v.pid) && typeof v.started_at === 'string' && typeof v.version === 'string'
+  return !!v && Number.isInteger(v.port) && Number.isInteger(v.pid) && typeof v.started_at === 'string' && typeof v.version === 'string' && (v.root === undefined || typeof v.root === 'string')
+}
+
+/** The project's real path, as a daemon.json names it. */
+export const projectRealPath = (root: string) => realpath(root).catch(() => resolve(root))
+
+/** Whether `runtime` was written by a daemon serving the project at `root` (one written before `root` was recorded counts). */
+export async function servesProject(runtime: DaemonRuntime, root: string): Promise<boolean> {
+  return runtime.root === undefined || runtime.root === (await projectRealPath(root))
 }
 
 /** daemon.json of the project at `root` when it exists and is well-formed, else null (a torn or hand-edited file counts as absent). */
@@ -52,7 +67,8 @@ export type DaemonLocation =
 export async function locateDaemon(root: string): Promise<DaemonLocation> {
   const runtime = await readRuntime(root)
   if (!runtime) return {state: 'stopped'}
-  if (!isProcessAlive(runtime.pid)) return {state: 'stale', runtime}
+  // A daemon.json copied along with the folder names another project's daemon: for this project, it is stale.
+  if (!isProcessAlive(runtime.pid) || !(await servesProject(runtime, root))) return {state: 'stale', runtime}
   return {state: 'running', runtime, url: `http://127.0.0.1:${runtime.port}`}
 }
 

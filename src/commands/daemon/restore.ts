@@ -1,11 +1,8 @@
 import {Args, Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
-import {MeshError} from '../../lib/errors.js'
 import type {SnapshotRecord} from '../../daemon/project-writer.js'
 import type {RestoreResult} from '../../daemon/snapshots/restore.js'
 import {projectDirFlag} from '../../cli/project-dir.js'
-
-type Via = 'daemon' | 'local'
 
 export default class DaemonRestore extends MeshCommand {
   static override description = `Bring back a snapshot of a project file (the bytes the daemon kept before it rewrote the file).
@@ -31,28 +28,22 @@ export default class DaemonRestore extends MeshCommand {
 
   async run() {
     const {args, flags} = await this.parse(DaemonRestore)
-    const [{findProjectRoot}, {toMeshRelative}, {snapshotTime}, {locateDaemon, readPortalToken}] = await Promise.all([
+    const [{findProjectRoot, meshPath}, {toMeshRelative}, {snapshotTime}, {writeProject}] = await Promise.all([
       import('../../standard/tasks/project-root.js'),
       import('../../daemon/snapshots/paths.js'),
       import('../../daemon/snapshots/time.js'),
-      import('../../client/daemon/locate.js'),
+      import('../../cli/project-writes.js'),
     ])
     // Bad input is refused before anything is looked up.
     const at = flags.at === undefined ? undefined : snapshotTime(flags.at, 'usage_bad_time', '--at')
     const root = await findProjectRoot(flags.dir ?? process.cwd())
     const path = toMeshRelative(root, args.file)
-    const found = await locateDaemon(root)
-
-    let daemon: {url: string; token: string} | undefined
-    if (found.state === 'running') {
-      const token = await readPortalToken(root)
-      if (!token) throw new MeshError('not_found', 'portal_token_missing', 'The daemon runs but its portal token (.mesh/credentials/portal-token) is missing; restart it with `mesh serve`')
-      daemon = {url: found.url, token}
-    }
-    const via: Via = daemon ? 'daemon' : 'local'
 
     if (flags.list) {
-      const listed = daemon ? await this.listThroughDaemon(daemon, path) : await this.listHere(root, path)
+      const {via, result: listed} = await writeProject(root, {
+        daemon: async (daemon) => (await daemon.call<{snapshots: SnapshotRecord[]}>('GET', `/snapshots?path=${encodeURIComponent(path)}`)).snapshots,
+        local: (project) => this.listHere(project.root, path),
+      })
       if (!this.jsonEnabled()) {
         if (!listed.length) this.log(`no snapshots of ${path}`)
         for (const record of listed) this.log(`${record.ts}  ${record.bytes} bytes  ${record.reason}  ${record.snapshot}`)
@@ -60,7 +51,11 @@ export default class DaemonRestore extends MeshCommand {
       return {path, snapshots: listed, via}
     }
 
-    const result = daemon ? await this.restoreThroughDaemon(daemon, path, flags.at) : await this.restoreHere(root, path, at)
+    const {via, result} = await writeProject(root, {
+      daemon: (daemon) => daemon.call<RestoreResult>('POST', '/snapshots/restore', flags.at === undefined ? {path} : {path, at: flags.at}),
+      // No daemon: the same library, with the command's own project writer (it follows cluster.yaml's snapshots settings).
+      local: async (project) => (await import('../../daemon/snapshots/restore.js')).restoreSnapshot({meshDir: meshPath(project.root), writer: project.writer, path, at}),
+    })
     if (!this.jsonEnabled()) {
       this.log(`restored ${result.path} from the snapshot of ${result.restored.ts} (${result.bytes} bytes${via === 'daemon' ? ', through the daemon' : ''})`)
       if (result.undo) this.log(`the bytes it replaced are kept in ${result.undo.snapshot}; undo with: ${this.config.bin} daemon restore ${result.path} --at ${result.undo.ts}`)
@@ -69,32 +64,8 @@ export default class DaemonRestore extends MeshCommand {
     return {...result, via}
   }
 
-  private async listThroughDaemon(daemon: {url: string; token: string}, path: string): Promise<SnapshotRecord[]> {
-    const {callDaemon} = await import('../../client/daemon/daemon-client.js')
-    const answer = await callDaemon<{snapshots: SnapshotRecord[]}>({...daemon, method: 'GET', path: `/snapshots?path=${encodeURIComponent(path)}`})
-    return answer.snapshots
-  }
-
-  private async restoreThroughDaemon(daemon: {url: string; token: string}, path: string, at: string | undefined): Promise<RestoreResult> {
-    const {callDaemon} = await import('../../client/daemon/daemon-client.js')
-    return callDaemon<RestoreResult>({...daemon, method: 'POST', path: '/snapshots/restore', body: at === undefined ? {path} : {path, at}})
-  }
-
   private async listHere(root: string, path: string): Promise<SnapshotRecord[]> {
     const [{listSnapshots}, {meshPath}] = await Promise.all([import('../../daemon/snapshots/catalog.js'), import('../../standard/tasks/project-root.js')])
     return listSnapshots(meshPath(root), path)
-  }
-
-  /** No daemon: the same library, with a project writer of its own that follows cluster.yaml's snapshots settings. */
-  private async restoreHere(root: string, path: string, at: number | undefined): Promise<RestoreResult> {
-    const [{restoreSnapshot}, {createProjectWriter}, {readDaemonSettings}, {meshPath}] = await Promise.all([
-      import('../../daemon/snapshots/restore.js'),
-      import('../../daemon/project-writer.js'),
-      import('../../daemon/settings.js'),
-      import('../../standard/tasks/project-root.js'),
-    ])
-    const settings = await readDaemonSettings(root)
-    const writer = createProjectWriter({root, clock: Date.now, snapshotsEnabled: () => settings.snapshots.enabled})
-    return restoreSnapshot({meshDir: meshPath(root), writer, path, at})
   }
 }

@@ -1,11 +1,14 @@
 import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
-import {createInitiative, INITIATIVE_STATUSES} from '../../standard/initiatives/index.js'
-import {findProjectRoot} from '../../standard/tasks/index.js'
 import {projectDirFlag} from '../../cli/project-dir.js'
+import {invalid} from '../../lib/errors.js'
+import {createInitiative, INITIATIVE_STATUSES, type CreatedInitiative} from '../../standard/initiatives/index.js'
+import {assertSlug} from '../../standard/tasks/index.js'
 
 export default class InitiativeCreate extends MeshCommand {
-  static override description = 'Create a cross-module initiative in .mesh/roadmap/initiatives/.'
+  static override description = `Create a cross-module initiative in .mesh/roadmap/initiatives/.
+
+With the project's daemon running the initiative is created through it (initiative.created on /events); otherwise it is written here.`
 
   static override examples = [
     '<%= config.bin %> initiative create --title "Self-serve onboarding"',
@@ -20,21 +23,24 @@ export default class InitiativeCreate extends MeshCommand {
     module: Flags.string({char: 'm', description: 'module it spans (repeatable)', multiple: true}),
     tag: Flags.string({description: 'tag (repeatable)', multiple: true}),
     parent: Flags.string({description: 'parent initiative id'}),
+    by: Flags.string({description: 'who creates it: operator or a team member id (default: MESH_MEMBER in a turn, else operator)'}),
     dir: projectDirFlag,
   }
 
   async run() {
     const {flags} = await this.parse(InitiativeCreate)
-    const initiative = await createInitiative(await findProjectRoot(flags.dir), {
-      title: flags.title,
-      id: flags.id,
-      status: flags.status,
-      owner: flags.owner,
-      modules: flags.module,
-      tags: flags.tag,
-      parentInitiative: flags.parent,
+    const {actingAs, writeProject} = await import('../../cli/project-writes.js')
+    const by = actingAs(flags.by)
+    // Usage errors (exit 2) here, before the daemon is looked for.
+    if (flags.title.trim() === '' || /[\r\n]/.test(flags.title)) throw invalid('usage_title_invalid', 'An initiative title is one non-empty line.', {field: 'title'})
+    if (flags.id !== undefined) assertSlug(flags.id, 'id')
+    const input = {title: flags.title, id: flags.id, status: flags.status, owner: flags.owner, modules: flags.module, tags: flags.tag}
+    const {via, result: initiative} = await writeProject(flags.dir, {
+      daemon: (daemon) => daemon.call<CreatedInitiative>('POST', '/initiatives', JSON.parse(JSON.stringify({...input, parent_initiative: flags.parent, by}))),
+      // An exclusive create: it never writes over a file, so there is nothing to snapshot.
+      local: ({root}) => createInitiative(root, {...input, parentInitiative: flags.parent}),
     })
     this.log(`created #${initiative.id}  ${initiative.path}`)
-    return initiative
+    return {...initiative, via}
   }
 }

@@ -12,7 +12,8 @@ import type {DaemonContext} from '../context.js'
 import type {WrittenFile} from '../project-writer.js'
 import {commitWrites, type CommitOutcome} from './commit.js'
 import {COMMIT_TAG, GIT_COMMIT_WINDOW_MS, GIT_PULL_INTERVAL_MS, GIT_TIMEOUT_MS, PULL_TAG} from './constants.js'
-import type {CommittedWrite} from './message.js'
+import {taskIdOf, type CommittedWrite} from './message.js'
+import {BOOKKEEPING_REASONS} from '../tasks/constants.js'
 import {pullFastForward, type PullOutcome} from './pull.js'
 import {createGitRunner} from './runner.js'
 import {registerGitRunner} from './shared-runner.js'
@@ -41,6 +42,20 @@ export interface GitArea extends DaemonArea {
   pullNow(): Promise<PullOutcome | null>
   /** Commits what is waiting in the batch window now; null when nothing waits. */
   flushCommits(): Promise<CommitOutcome | null>
+}
+
+/**
+ * The tasks a daemon commit did work for: the task files in it whose writes
+ * were more than bookkeeping (recording an earlier commit's SHA, archiving) —
+ * the follow-up commit of a record is not recorded in turn, or each record
+ * would make another commit for ever (docs/daemon.md, Task bookkeeping).
+ */
+function tasksWorkedOn(files: string[], writes: CommittedWrite[]): string[] {
+  const committed = new Set(files)
+  const ids = writes
+    .filter((write) => committed.has(`.mesh/${write.path}`) && write.reason.split(', ').some((reason) => !BOOKKEEPING_REASONS.includes(reason)))
+    .map((write) => taskIdOf(write.path))
+  return [...new Set(ids.filter((id): id is string => id !== null))]
 }
 
 /** spec deny-list: paths relative to the project root that are never committed. */
@@ -101,7 +116,7 @@ export function gitArea(context: DaemonContext, options: GitAreaOptions = {}): G
     if (outcome.state === 'committed') {
       commitWarning = null
       context.debug.log({lvl: 'info', tag: COMMIT_TAG, msg: `committed ${outcome.sha.slice(0, 12)} ${outcome.subject}`, data: {files: outcome.files}})
-      context.events.publish('git.committed', {sha: outcome.sha, subject: outcome.subject, files: outcome.files})
+      context.events.publish('git.committed', {sha: outcome.sha, subject: outcome.subject, files: outcome.files, tasks: tasksWorkedOn(outcome.files, writes)})
     } else if (outcome.state === 'nothing') {
       context.debug.log({lvl: 'debug', tag: COMMIT_TAG, msg: `nothing to commit: ${outcome.message}`, data: {files: writes.map((write) => write.path)}})
     } else {

@@ -22,6 +22,14 @@ export function daemonTaskError(error: unknown): unknown {
       return notFound('task_not_found', error.message)
     case 'usage_status_invalid':
       return invalid('invalid_status', error.message, {field: 'status'})
+    case 'usage_title_invalid':
+    case 'usage_priority_invalid':
+    case 'usage_owner_invalid':
+    case 'usage_slug_invalid': {
+      // `usage_*` are the CLI's usage errors (exit 2); on the wire they are the route's invalid fields.
+      const field = error.code.slice('usage_'.length, -'_invalid'.length)
+      return invalid(`invalid_${field}`, error.message, {field: error.field ?? field})
+    }
     // The file on disk, not the request, is at fault: a conflict with the project's state.
     case 'task_unreadable':
     case 'file_not_utf8':

@@ -2,7 +2,9 @@
 import type {Mutex} from '../../lib/mutex.js'
 import {assertValid} from '../../lib/schemas.js'
 import type {DaemonContext} from '../context.js'
-import type {Route} from '../route-table.js'
+import {answer, type Route} from '../route-table.js'
+import {archiveTasks, createTaskForCaller} from './authoring.js'
+import {DAY_MS, DEFAULT_ARCHIVE_DAYS} from './constants.js'
 import {assertTaskId} from './lookup.js'
 import {OPERATOR, transitionTask} from './transition.js'
 
@@ -11,8 +13,47 @@ interface TransitionBody {
   by?: string
 }
 
+interface CreateBody {
+  module: string
+  title: string
+  slug?: string
+  status?: string
+  priority?: string
+  owner?: string
+  initiative?: string
+  depends_on?: string[]
+  tags?: string[]
+  by?: string
+}
+
+interface ArchiveBody {
+  older_than_days?: number
+  by?: string
+}
+
+
 export function taskRoutes(context: DaemonContext, mutex: Mutex): Route[] {
   return [
+    {
+      method: 'POST',
+      path: '/tasks',
+      auth: 'portal',
+      async handle(request) {
+        const body = assertValid<CreateBody>('daemon-task-create', await request.body())
+        const {depends_on: dependsOn, tags, by, ...rest} = body
+        const created = await createTaskForCaller(context, {...rest, dependsOn, tags, by: by ?? OPERATOR})
+        return answer(created, 201)
+      },
+    },
+    {
+      method: 'POST',
+      path: '/tasks/archive',
+      auth: 'portal',
+      async handle(request) {
+        const body = assertValid<ArchiveBody>('daemon-task-archive', await request.body())
+        return archiveTasks(context, (body.older_than_days ?? DEFAULT_ARCHIVE_DAYS) * DAY_MS, body.by ?? OPERATOR)
+      },
+    },
     {
       method: 'POST',
       path: '/tasks/:id/transition',

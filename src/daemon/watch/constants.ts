@@ -3,6 +3,7 @@
  * watcher; docs/daemon-api.md, Events from files).
  */
 import {RESTORE_REASON} from '../snapshots/restore.js'
+import {RESOURCES_REASON} from '../authoring/constants.js'
 
 /**
  * A path's events settle this long after its last one before anything is
@@ -29,9 +30,11 @@ export const IGNORED_DIR_NAMES = ['.git', 'node_modules'] as const
  * Reasons of project-writer writes the watcher reports anyway. Every other write
  * is announced by the area that made it (`links.updated` by 'daemon',
  * `task.updated` with from/to), so its echo is skipped; a restore announces
- * only `snapshot.restored`, so the file's own event comes from the watcher.
+ * only `snapshot.restored`, so the file's own event comes from the watcher;
+ * `mesh render --resources` through the daemon has no event of its own
+ * either (RESOURCES.md is a `file.changed`, as a hand edit).
  */
-export const ECHOED_REASONS: readonly string[] = [RESTORE_REASON]
+export const ECHOED_REASONS: readonly string[] = [RESTORE_REASON, RESOURCES_REASON]
 /** A remembered own write (the daemon's, through the project writer) is forgotten after this long if its echo never came. */
 export const OWN_WRITE_TTL_MS = 30_000
 

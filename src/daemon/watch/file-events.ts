@@ -8,6 +8,8 @@
 import type {Stats} from 'node:fs'
 import {lstat} from 'node:fs/promises'
 import {MESH_DIR} from '../../protocol/daemon.js'
+import {BY_FILE, TASK_ARCHIVED_EVENT, TASK_UPDATED_EVENT, taskUpdatedData} from '../../protocol/tasks.js'
+import {isDispatchable, scanTasks} from '../../standard/tasks/index.js'
 import type {DaemonContext} from '../context.js'
 import {classifyPath} from './classify.js'
 import {TIMELINE_EVENTS_PER_MESSAGE} from './constants.js'
@@ -28,22 +30,68 @@ export const FILE_EVENT_TYPES = {
   links: 'links.updated',
   cluster: 'cluster.updated',
   taskCreated: 'task.created',
-  taskUpdated: 'task.updated',
+  taskUpdated: TASK_UPDATED_EVENT,
   taskDeleted: 'task.deleted',
   timeline: 'timeline.appended',
   file: 'file.changed',
 } as const
 
 export interface FileEvents {
+  /** Reads the status of every active task, so the first change of a file after start knows its `from`. */
+  seed(): Promise<void>
   handle(burst: SettledBurst): Promise<void>
+  close(): void
 }
 
 export function createFileEvents(context: DaemonContext, deps: {ownWrites: OwnWrites; timeline: TimelineReader}): FileEvents {
   const {events, debug} = context
-  /** The id last read from each task file, for the `task.deleted` of a file that is gone. */
-  const taskIds = new Map<string, string>()
+  /**
+   * The id and status last read from each task file: the id for the
+   * `task.deleted` of a file that is gone, the status for the `from` of the
+   * next `task.updated` (kept current through the daemon's own writes too).
+   */
+  const tasks = new Map<string, {id: string; status: string | null}>()
+  const remember = async (path: string, nameId: string) => {
+    const info = await readTaskInfo(context.meshPath(), path, nameId)
+    // A file caught mid-write (an editor truncates, then writes) has no frontmatter for a moment: its last
+    // known status stays the next change's `from`.
+    tasks.set(path, {id: info.id, status: info.problem ? (tasks.get(path)?.status ?? null) : (info.status ?? null)})
+    return info
+  }
+  /**
+   * The daemon's own write, read back for its status, unless the file changed again while it was read: that
+   * change is the next burst, and its `from` is the status the daemon wrote (set when it was announced).
+   */
+  const rememberOwnWrite = async (path: string, nameId: string, echoed: Stats) => {
+    const info = await readTaskInfo(context.meshPath(), path, nameId)
+    const now = await lstat(context.meshPath(...path.split('/'))).catch(() => null)
+    if (!now || now.ino !== echoed.ino || now.size !== echoed.size || now.mtimeMs !== echoed.mtimeMs || info.problem) return
+    tasks.set(path, {id: info.id, status: info.status ?? null})
+  }
+  const insideMesh = (shown: unknown) => (typeof shown === 'string' && shown.startsWith(`${MESH_DIR}/`) ? shown.slice(MESH_DIR.length + 1) : null)
+  // The daemon's own task writes are announced as they land, before their echo (or a hand edit that follows
+  // within the debounce window) reaches the watcher: the status they wrote is the next change's `from`.
+  const unsubscribe = events.subscribe((event) => {
+    const data = (event.data ?? {}) as Record<string, unknown>
+    if (data.by === BY_FILE || typeof data.id !== 'string') return
+    if (event.type === TASK_UPDATED_EVENT || event.type === FILE_EVENT_TYPES.taskCreated) {
+      const path = insideMesh(data.path)
+      const status = event.type === TASK_UPDATED_EVENT ? data.to : data.status
+      if (path) tasks.set(path, {id: data.id, status: typeof status === 'string' ? status : null})
+    } else if (event.type === TASK_ARCHIVED_EVENT) {
+      const path = insideMesh(data.from_path)
+      if (path) tasks.delete(path)
+    }
+  })
 
   return {
+    close: unsubscribe,
+    async seed() {
+      for (const record of await scanTasks(context.root, {includeArchived: false})) {
+        const status = record.data.status
+        tasks.set(record.relativePath.slice(MESH_DIR.length + 1), {id: record.id, status: record.problem || typeof status !== 'string' ? null : status})
+      }
+    },
     async handle({path, existedBefore}) {
       const absolute = context.meshPath(...path.split('/'))
       // lstat: a link is not a file of the project (issue 18); it is never read, nor announced.
@@ -54,11 +102,13 @@ export function createFileEvents(context: DaemonContext, deps: {ownWrites: OwnWr
       if (change === null) return
       const file = classifyPath(path)
       if (!stats && deps.ownWrites.isRemovalEcho(path)) {
+        if (file.kind === 'task') tasks.delete(path)
         debug.log({lvl: 'debug', tag: 'watch.own-write', msg: `${path}: removed by the daemon, announced by the area that removed it`})
         return
       }
       // Timeline lines are appended, never written through the project writer: they are always read.
       if (stats && file.kind !== 'timeline' && (await deps.ownWrites.isEcho(path, stats))) {
+        if (file.kind === 'task') await rememberOwnWrite(path, file.nameId, stats)
         debug.log({lvl: 'debug', tag: 'watch.own-write', msg: `${path}: written by the daemon, announced by the area that wrote it`})
         return
       }
@@ -84,17 +134,26 @@ export function createFileEvents(context: DaemonContext, deps: {ownWrites: OwnWr
           return
         case 'task': {
           if (change === 'removed') {
-            const id = taskIds.get(path) ?? file.nameId
-            taskIds.delete(path)
+            const id = tasks.get(path)?.id ?? file.nameId
+            tasks.delete(path)
             events.publish(FILE_EVENT_TYPES.taskDeleted, {id, path: shown, module: file.module})
             return
           }
-          const info = await readTaskInfo(context.meshPath(), path, file.nameId)
+          const before = tasks.get(path)
+          const info = await remember(path, file.nameId)
           if (info.problem) debug.log({lvl: 'warn', tag: 'watch', msg: `${path}: ${info.problem}; reported by its file name`})
-          taskIds.set(path, info.id)
-          const data: Record<string, unknown> = {id: info.id, path: shown, module: file.module}
-          if (info.status !== undefined) data.status = info.status
-          events.publish(change === 'added' ? FILE_EVENT_TYPES.taskCreated : FILE_EVENT_TYPES.taskUpdated, data)
+          if (change === 'added') {
+            const data: Record<string, unknown> = {id: info.id, path: shown, module: file.module}
+            if (info.status !== undefined) data.status = info.status
+            events.publish(FILE_EVENT_TYPES.taskCreated, {...data, by: BY_FILE})
+            return
+          }
+          // The one task.updated shape (src/protocol/tasks.ts): a change on disk is `by: "file"`.
+          const to = info.status ?? null
+          events.publish(
+            FILE_EVENT_TYPES.taskUpdated,
+            taskUpdatedData({id: info.id, path: shown, module: file.module, from: before?.status ?? null, to, dispatchable: to !== null && isDispatchable(to), completed_at: info.completed_at ?? null, by: BY_FILE}),
+          )
           return
         }
         case 'timeline': {

@@ -9,6 +9,7 @@ import {parseFrontmatter} from '../../standard/frontmatter.js'
 export interface TaskInfo {
   id: string
   status?: string
+  completed_at?: string
   /** Why the frontmatter could not be used, when it could not. */
   problem?: string
 }
@@ -29,6 +30,7 @@ export async function readTaskInfo(meshDir: string, relativePath: string, nameId
     const record = data as Record<string, unknown>
     const info: TaskInfo = {id: typeof record.id === 'string' && record.id !== '' ? record.id : nameId}
     if (typeof record.status === 'string') info.status = record.status
+    if (typeof record.completed_at === 'string') info.completed_at = record.completed_at
     return info
   } catch {
     return {id: nameId, problem: 'frontmatter is not valid YAML'}

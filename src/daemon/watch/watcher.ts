@@ -62,6 +62,7 @@ export function createMeshWatcher(context: DaemonContext, options: MeshWatcherOp
   return {
     async start() {
       await timeline.seed(context.meshPath('timeline'), 'timeline')
+      await fileEvents.seed().catch((error) => logError('could not read the task statuses at start', error))
       watcher = watch(meshDir, {
         ignoreInitial: true,
         // An editor's delete-then-recreate (or rename over the file) is one `change`, not unlink + add.
@@ -94,6 +95,7 @@ export function createMeshWatcher(context: DaemonContext, options: MeshWatcherOp
       closed = true
       debouncer.clear()
       ownWrites.close()
+      fileEvents.close()
       await watcher?.close().catch((error) => logError('closing the file watcher', error))
       await queue
     },

@@ -17,6 +17,12 @@ export interface CreateInitiativeInput {
   tags?: string[]
   parentInitiative?: string
   now?: Date
+  /**
+   * Creates the file only when no file has that name, answering whether it
+   * did (default: an exclusive create); the daemon passes one through its
+   * project writer.
+   */
+  create?: (absolutePath: string, text: string) => Promise<boolean>
 }
 
 export interface CreatedInitiative {
@@ -79,7 +85,7 @@ export async function createInitiative(root: string, input: CreateInitiativeInpu
       ...(input.tags && input.tags.length > 0 ? {tags: [...new Set(input.tags)]} : {}),
       ...(input.parentInitiative === undefined ? {} : {parent_initiative: input.parentInitiative}),
     }
-    if (await createFileExclusive(pathOf(root, id), stringifyFrontmatter(frontmatter, newInitiativeBody()))) {
+    if (await (input.create ?? createFileExclusive)(pathOf(root, id), stringifyFrontmatter(frontmatter, newInitiativeBody()))) {
       return {id, path: `.mesh/${INITIATIVES_DIR}/${id}.md`, frontmatter}
     }
     if (explicit) throw conflict('initiative_exists', `Initiative "${id}" already exists (.mesh/${INITIATIVES_DIR}/${id}.md).`, {field: 'id'})

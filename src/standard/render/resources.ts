@@ -25,12 +25,20 @@ export function replaceResourcesText(existing: string | undefined, canonical: st
   return mirrored + existing.slice(at)
 }
 
-/** Writes the canonical text into `.mesh/public/RESOURCES.md`; reports whether the bytes changed. */
-export async function renderResources(root: string, canonical: string, options: {check?: boolean} = {}): Promise<{path: string; outcome: 'created' | 'updated' | 'unchanged'}> {
+/**
+ * Writes the canonical text into `.mesh/public/RESOURCES.md`; reports whether
+ * the bytes changed. `write` replaces the atomic write (the daemon passes its
+ * project writer).
+ */
+export async function renderResources(
+  root: string,
+  canonical: string,
+  options: {check?: boolean; write?: (absolutePath: string, text: string) => Promise<void>} = {},
+): Promise<{path: string; outcome: 'created' | 'updated' | 'unchanged'}> {
   const path = join(root, MESH_DIR, RESOURCES_FILE)
   const existing = await readTextIfExists(path)
   const next = replaceResourcesText(existing, canonical)
   const outcome = existing === undefined ? 'created' : existing === next ? 'unchanged' : 'updated'
-  if (outcome !== 'unchanged' && !options.check) await writeFileAtomic(path, next)
+  if (outcome !== 'unchanged' && !options.check) await (options.write ?? writeFileAtomic)(path, next)
   return {path: `${MESH_DIR}/${RESOURCES_FILE}`, outcome}
 }

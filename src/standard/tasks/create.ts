@@ -26,6 +26,8 @@ export interface CreateTaskInput {
   tags?: string[]
   /** Injected clock (tests); defaults to now. */
   now?: Date
+  /** Writes the new file (default: an atomic write); the daemon passes its snapshotting writer. */
+  write?: (absolutePath: string, text: string) => Promise<void>
 }
 
 export interface CreatedTask {
@@ -98,7 +100,7 @@ export async function createTask(root: string, input: CreateTaskInput): Promise<
       ...(input.tags && input.tags.length > 0 ? {tags: [...new Set(input.tags)]} : {}),
     }
     const relativePath = [`.mesh`, MODULES_DIR, input.module, TASKS_DIR, `${reservation.id}-${slug}.md`].join('/')
-    await writeFileAtomic(join(root, relativePath), stringifyFrontmatter(frontmatter, newTaskBody()))
+    await (input.write ?? writeFileAtomic)(join(root, relativePath), stringifyFrontmatter(frontmatter, newTaskBody()))
     return {id: reservation.id, module: input.module, slug, path: relativePath, frontmatter}
   } finally {
     await reservation.release()

@@ -10,6 +10,8 @@ import {readTaskBytes} from './task-files.js'
 export interface MovedTask {
   id: string
   path: string
+  /** The module folder the task lives in. */
+  module: string
   from: string
   to: string
   /** spec v15: whether the daemon may now dispatch it. */
@@ -27,11 +29,17 @@ export interface MoveTaskOptions {
   check?: (move: {id: string; from: string; to: string}) => void
 }
 
+/** The resolver's stamps (spec v26): true only of a task in `done`, so a move out of it drops them. */
+const DONE_ONLY_FIELDS = ['completed_at', 'resolved_by', 'resolved_by_conv'] as const
+
 /**
  * Moves a task to a status: accepts the six canonical words and the six extra
  * ones (written canonically where one fits — DECISIONS), sets `updated`, sets
- * `completed_at` on `done` and drops it when a done task is reopened. Only the
- * frontmatter is rewritten; the body stays byte-identical.
+ * `completed_at` on `done` and drops it — with `resolved_by` and
+ * `resolved_by_conv` (issue 20) — when a done task is reopened: they describe
+ * a resolution that no longer holds. The body (its `## Resolution` among it)
+ * and `commit_shas` stay: they are the task's history. Only the frontmatter is
+ * rewritten; the body stays byte-identical.
  */
 export async function moveTask(root: string, id: string, statusWord: string, now: Date = new Date(), options: MoveTaskOptions = {}): Promise<MovedTask> {
   const to = writtenStatus(statusWord)
@@ -41,7 +49,7 @@ export async function moveTask(root: string, id: string, statusWord: string, now
     throw conflict('task_archived', `${record.id} is archived (${record.relativePath}); archived tasks are history and are not moved.`)
   }
   const from = typeof record.data.status === 'string' ? record.data.status : ''
-  const base = {id: record.id, path: record.relativePath, from, to, dispatchable: isDispatchable(to)}
+  const base = {id: record.id, path: record.relativePath, module: record.module, from, to, dispatchable: isDispatchable(to)}
   options.check?.({id: record.id, from, to})
   if (from === to) {
     const completed = typeof record.data.completed_at === 'string' ? record.data.completed_at : null
@@ -55,7 +63,7 @@ export async function moveTask(root: string, id: string, statusWord: string, now
       document.set('status', to)
       document.set('updated', utcDate(now))
       if (completedAt) document.set('completed_at', completedAt)
-      else document.delete('completed_at')
+      else for (const field of DONE_ONLY_FIELDS) document.delete(field)
     })
   } catch (error) {
     // A file without a --- block reads as an empty frontmatter but cannot be rewritten.

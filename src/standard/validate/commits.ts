@@ -1,5 +1,6 @@
 import {invalid} from '../../lib/errors.js'
 import {COMMIT_TYPES, MENTION_TOKEN, TASK_ID_LOOSE} from '../constants.js'
+import {checkCommitLinks} from './commit-links.js'
 import {ruleInfo} from './rules.js'
 import type {Finding, Severity, ValidationReport} from './types.js'
 
@@ -92,10 +93,17 @@ export async function readCommits(root: string, range: string): Promise<CommitIn
     })
 }
 
-/** Checks every commit of a range; the report has the same shape as a folder's. */
+/**
+ * Checks every commit of a range — its message, and the links registry's
+ * same-commit rule on its files (commit-links.ts); the report has the same
+ * shape as a folder's.
+ */
 export async function validateCommits(root: string, range: string): Promise<ValidationReport> {
   const commits = await readCommits(root, range)
-  const findings = commits.flatMap(checkCommitMessage)
+  const {simpleGit} = await import('simple-git')
+  const git = simpleGit({baseDir: root})
+  const findings: Finding[] = []
+  for (const commit of commits) findings.push(...checkCommitMessage(commit), ...(await checkCommitLinks(git, commit.sha)))
   const count = (severity: Severity) => findings.filter((finding) => finding.severity === severity).length
   const summary = {files: commits.length, skipped: 0, errors: count('error'), warnings: count('warning'), infos: count('info')}
   return {root, findings, skipped: [], summary, ok: summary.errors === 0}

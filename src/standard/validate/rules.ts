@@ -81,6 +81,13 @@ export const RULES: readonly RuleInfo[] = [
   rule('commit-scope', 'info', 'The header carries a `(<scope>)`.', 'Add the module or area the commit touches.', 'spec: Commit conventions'),
   rule('commit-task-id', 'warning', 'The subject ends with `[<task-id>]` naming a task id.', 'Append the task the commit works on, e.g. `[API12]`.', 'spec: Commit conventions'),
   rule('commit-trailers', 'error', 'An agent commit (one with an `Agent:` trailer) also carries `Model:` and a `Co-authored-by:` line (none with `Model: none`: no model wrote it).', 'Add the missing trailer.', 'spec: Commit conventions v12'),
+  rule(
+    'commit-links',
+    'error',
+    'A commit that changes where a module deploys or its version — the `version` of its own `package.json`, a deploy config in its folder (`fly.toml`, `wrangler.toml`/`.json`/`.jsonc`, `vercel.json`, `render.yaml`), or a config file its links.yaml `prod.deploy_command` names — changes its entry in `.mesh/public/links.yaml` in the same commit.',
+    'Update the module\'s links.yaml entry (`repo.version`, `prod.…`) and amend the commit (`git commit --amend`).',
+    'spec: Links registry',
+  ),
   rule('commit-mention', 'warning', 'A `#<id>` mention matches `^#[A-Za-z][A-Za-z0-9_-]{1,31}$`.', 'Fix the mention.', 'spec: Commit and agent conventions'),
 ]
 

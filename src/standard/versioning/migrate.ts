@@ -37,9 +37,11 @@ export interface MigrationReport {
  * Brings a project to the newest version this mesh knows: migrates every
  * team card (`.mesh/team/*.md`, not `.archive/`), then raises
  * `.mesh/STANDARD_VERSION`. `dryRun` reports the same and writes nothing.
- * A project newer than this mesh is refused, changing nothing.
+ * A project newer than this mesh is refused, changing nothing. `write`
+ * replaces the atomic write (the daemon passes its project writer).
  */
-export async function migrateStandard(root: string, options: {dryRun?: boolean} = {}): Promise<MigrationReport> {
+export async function migrateStandard(root: string, options: {dryRun?: boolean; write?: (absolutePath: string, text: string) => Promise<void>} = {}): Promise<MigrationReport> {
+  const write = options.write ?? writeFileAtomic
   const dryRun = options.dryRun ?? false
   const from = await readInstalledVersion(root)
   if (from !== null && from > BUILTIN_LATEST) {
@@ -83,8 +85,8 @@ export async function migrateStandard(root: string, options: {dryRun?: boolean} 
   // Plan first, write after: a card that cannot be read never leaves others half-migrated by an exception.
   const bumped = from === null || from < BUILTIN_LATEST
   if (!dryRun) {
-    for (const write of writes) await writeFileAtomic(write.path, write.text)
-    if (bumped) await writeFileAtomic(meshPath(root, STANDARD_VERSION_FILE), `${BUILTIN_LATEST}\n`)
+    for (const card of writes) await write(card.path, card.text)
+    if (bumped) await write(meshPath(root, STANDARD_VERSION_FILE), `${BUILTIN_LATEST}\n`)
   }
   const manual = entriesBetween(BUILTIN_CHANGELOG, from ?? 0, BUILTIN_LATEST).filter(
     (entry) => !(AUTOMATIC_VERSIONS as readonly number[]).includes(entry.version),

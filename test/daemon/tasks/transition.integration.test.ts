@@ -45,7 +45,7 @@ describe('POST /tasks/:id/transition', () => {
 
     const done = await move('API1', {status: 'done'})
     expect(done.status).toBe(200)
-    expect(done.body).toEqual({id: 'API1', path: TASK, from: 'next', to: 'done', dispatchable: false, changed: true, completed_at: '2026-03-04T05:06:07Z'})
+    expect(done.body).toEqual({id: 'API1', path: TASK, module: 'api', from: 'next', to: 'done', dispatchable: false, changed: true, completed_at: '2026-03-04T05:06:07Z'})
     const after = h.repo.read(TASK)
     expect(dataOf(after)).toMatchObject({status: 'done', updated: '2026-03-04', completed_at: '2026-03-04T05:06:07Z', title: 'First task', created: '2026-01-05'})
     expect(splitFrontmatter(after).body).toBe(ODD_BODY)
@@ -55,7 +55,7 @@ describe('POST /tasks/:id/transition', () => {
     expect(readFileSync(join(h.repo.root, '.mesh', kept.snapshot), 'utf8')).toBe(before)
 
     expect(events.filter((e) => e.type === 'task.updated').map((e) => e.data)).toEqual([
-      {id: 'API1', from: 'next', to: 'done', path: TASK, dispatchable: false, completed_at: '2026-03-04T05:06:07Z', by: 'operator'},
+      {id: 'API1', path: TASK, module: 'api', from: 'next', to: 'done', dispatchable: false, completed_at: '2026-03-04T05:06:07Z', by: 'operator'},
     ])
   })
 
@@ -79,21 +79,23 @@ describe('POST /tasks/:id/transition', () => {
     expect(events.filter((e) => e.type === 'task.updated')).toEqual([])
   })
 
-  it('lets only the operator promote a draft (spec: States and transitions)', async () => {
+  it('lets only the operator take a task out of draft (spec: States and transitions)', async () => {
     const {h, events, move} = await start({[DRAFT]: taskFile({id: 'API2', title: 'Draft', status: 'draft'})})
     const before = h.repo.read(DRAFT)
 
-    for (const status of ['next', 'planned', 'active']) {
+    // Any move out of draft by a member, not only to a dispatchable status: a member proposes drafts, never decides them.
+    for (const status of ['next', 'planned', 'active', 'blocked', 'done', 'cancelled']) {
       const refused = await move('API2', {status, by: 'architect'})
       expect(refused.status, status).toBe(403)
       expect(refused.body.error.code).toBe('operator_only')
+      expect(refused.body.error.message).toMatch(/API2 is a draft: only the operator takes a task out of draft/)
     }
     expect(h.repo.read(DRAFT)).toBe(before)
     expect(events).toEqual([])
 
-    // A member may still park or close a draft: that is no promotion.
-    expect((await move('API2', {status: 'blocked', by: 'architect'})).body).toMatchObject({from: 'draft', to: 'blocked'})
-    expect((await move('API2', {status: 'draft', by: 'architect'})).body).toMatchObject({to: 'draft', changed: true})
+    // A member may put a task back into draft (a proposal), and the draft stays where it is.
+    expect((await move('API1', {status: 'draft', by: 'architect'})).body).toMatchObject({from: 'next', to: 'draft', changed: true})
+    expect((await move('API2', {status: 'draft', by: 'architect'})).body).toMatchObject({to: 'draft', changed: false})
 
     const promoted = await move('API2', {status: 'next', by: 'operator'})
     expect(promoted.status).toBe(200)

@@ -24,6 +24,7 @@ const settings = (transport: Partial<DaemonSettings['transport']>, id: string | 
   git: {autoPull: false, autoCommit: false, branch: 'main'},
   standardUrl: null,
   transport: {workflow: 'websocket', endpoint: null, fallback: null, ...transport},
+  tasks: {archiveAfterDays: null},
   problems: [],
 })
 

@@ -50,14 +50,22 @@ describe('file watcher: events from files', () => {
     const {recorder: events, mesh} = await start()
     const path = mesh('modules', 'api', 'tasks', 'API2-login.md')
     writeFileSync(path, taskFile({id: 'API2', title: 'Login', status: 'backlog'}))
-    expect((await events.waitFor((e) => e.type === 'task.created')).data).toEqual({id: 'API2', path: '.mesh/modules/api/tasks/API2-login.md', module: 'api', status: 'backlog'})
+    expect((await events.waitFor((e) => e.type === 'task.created')).data).toEqual({id: 'API2', path: '.mesh/modules/api/tasks/API2-login.md', module: 'api', status: 'backlog', by: 'file'})
 
     writeFileSync(path, taskFile({id: 'API2', title: 'Login', status: 'active'}))
-    expect((await events.waitFor((e) => e.type === 'task.updated' && e.data.status === 'active')).data).toEqual({id: 'API2', path: '.mesh/modules/api/tasks/API2-login.md', module: 'api', status: 'active'})
+    // The one task.updated shape (issue 20): from the status last read, to the status now, by "file".
+    expect((await events.waitFor((e) => e.type === 'task.updated' && e.data.to === 'active')).data).toEqual({
+      id: 'API2', path: '.mesh/modules/api/tasks/API2-login.md', module: 'api', from: 'backlog', to: 'active', dispatchable: true, completed_at: null, by: 'file',
+    })
 
     // Half-typed YAML: still an event, by the id in the file name, without a status.
     writeFileSync(path, '---\nid: [API2\nstatus: active\n---\nbody\n')
-    expect((await events.waitFor((e) => e.type === 'task.updated' && e.data.status === undefined)).data).toEqual({id: 'API2', path: '.mesh/modules/api/tasks/API2-login.md', module: 'api'})
+    expect((await events.waitFor((e) => e.type === 'task.updated' && e.data.to === null)).data).toEqual({
+      id: 'API2', path: '.mesh/modules/api/tasks/API2-login.md', module: 'api', from: 'active', to: null, dispatchable: false, completed_at: null, by: 'file',
+    })
+    // Fixed again: its `from` is the last status read (a file caught mid-write does not forget it).
+    writeFileSync(path, taskFile({id: 'API2', title: 'Login', status: 'blocked'}))
+    expect((await events.waitFor((e) => e.type === 'task.updated' && e.data.to === 'blocked')).data).toMatchObject({from: 'active', to: 'blocked', by: 'file'})
 
     unlinkSync(path)
     expect((await events.waitFor((e) => e.type === 'task.deleted')).data).toEqual({id: 'API2', path: '.mesh/modules/api/tasks/API2-login.md', module: 'api'})
@@ -168,7 +176,7 @@ describe('file watcher: events from files', () => {
     }))
     writeFileSync(mesh('modules', 'api', 'tasks', 'API3-ws.md'), taskFile({id: 'API3', title: 'Over the socket'}))
     const event = await received
-    expect(event.data).toEqual({id: 'API3', path: '.mesh/modules/api/tasks/API3-ws.md', module: 'api', status: 'next'})
+    expect(event.data).toEqual({id: 'API3', path: '.mesh/modules/api/tasks/API3-ws.md', module: 'api', status: 'next', by: 'file'})
     const closed = new Promise((resolve) => ws.on('close', resolve))
     await daemon.running.stop()
     await closed

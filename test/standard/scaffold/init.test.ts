@@ -84,9 +84,11 @@ describe('scaffoldProject', () => {
     expect(order.every((at) => at >= 0)).toBe(true)
     expect([...order].sort((a, b) => a - b)).toEqual(order)
     const preamble = source.slice(order[0], order[1])
-    for (const rule of ['Conventional Commits', '[<task-id>]', 'Agent: ', 'Model: ', 'Co-authored-by:', 'One concern per commit', 'Never push', '#<id>', '→ working on #<initiative-id> · #<task-id>', '.mesh/modules/<module>/tasks/', 'mesh task move', 'draft', 'dispatchable']) {
+    for (const rule of ['Conventional Commits', '[<task-id>]', 'Agent: ', 'Model: ', 'Co-authored-by:', 'One concern per commit', 'Never push', '#<id>', '→ working on #<initiative-id> · #<task-id>', '.mesh/modules/<module>/tasks/', 'mesh task move', 'draft', 'dispatchable', 'only the operator takes one out of it', 'mesh task archive']) {
       expect(preamble, rule).toContain(rule)
     }
+    // spec Links registry, taught where agents read the rules (issue 20): the same-commit rule and its check.
+    expect(preamble).toMatch(/where a module runs or deploys, its branch or its version[^\n]*updates that module's entry in `\.mesh\/public\/links\.yaml`[^\n]*in the same commit\. `mesh validate --commits <range>` checks it\./)
     for (const target of RENDER_TARGETS) expect(await read(root, target)).toBe(source)
     const resources = await read(root, '.mesh/public/RESOURCES.md')
     expect(resources).toContain(MARKERS.resourcesEnd)

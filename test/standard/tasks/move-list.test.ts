@@ -16,7 +16,7 @@ describe('moveTask', () => {
     const body = '\n## Scope\r\n\nOdd  bytes\t here — ✓\n\n## Resolution\n\nkept\n'
     await writeFile(path, (await readFile(path, 'utf8')).replace(/\n## Scope[\s\S]*$/, body))
     const moved = await moveTask(root, task.id, 'done', LATER)
-    expect(moved).toEqual({id: 'GEN1', path: task.path, from: 'backlog', to: 'done', dispatchable: false, changed: true, completed_at: '2026-04-01T12:34:56Z'})
+    expect(moved).toEqual({id: 'GEN1', path: task.path, module: 'general', from: 'backlog', to: 'done', dispatchable: false, changed: true, completed_at: '2026-04-01T12:34:56Z'})
     const text = await readFile(path, 'utf8')
     expect(splitFrontmatter(text).body).toBe(body)
     const data = parseFrontmatter(text).data as Record<string, unknown>
@@ -52,6 +52,23 @@ describe('moveTask', () => {
     expect(await readFile(join(root, task.path), 'utf8')).toBe(doneText)
     await moveTask(root, 'gen1', 'active', LATER)
     expect(parseFrontmatter(await readFile(join(root, task.path), 'utf8')).data).not.toHaveProperty('completed_at')
+  })
+
+  it('drops resolved_by and resolved_by_conv with completed_at when a resolved task leaves done; ## Resolution and commit_shas stay (issue 20)', async () => {
+    const root = await tempProject()
+    const task = await createTask(root, {module: 'general', title: 'A'})
+    const path = join(root, task.path)
+    await moveTask(root, 'GEN1', 'done', LATER)
+    const resolved = (await readFile(path, 'utf8'))
+      .replace(/^completed_at: .*$/m, (line) => `${line}\nresolved_by: developer\nresolved_by_conv: c-0123456789ab\ncommit_shas:\n  - 0123456789abcdef0123456789abcdef01234567`)
+      .concat('\n## Resolution\n\nDone it.\n')
+    await writeFile(path, resolved)
+    await moveTask(root, 'GEN1', 'blocked', LATER)
+    const text = await readFile(path, 'utf8')
+    const data = parseFrontmatter(text).data as Record<string, unknown>
+    expect(data).toMatchObject({status: 'blocked', commit_shas: ['0123456789abcdef0123456789abcdef01234567']})
+    for (const field of ['completed_at', 'resolved_by', 'resolved_by_conv']) expect(data, field).not.toHaveProperty(field)
+    expect(splitFrontmatter(text).body).toBe(splitFrontmatter(resolved).body)
   })
 
   it('refuses unknown statuses, unknown ids and archived tasks', async () => {

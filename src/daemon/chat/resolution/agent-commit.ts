@@ -28,6 +28,9 @@ export interface MemberCommitInput {
   task?: string
 }
 
+/** The task id a committed subject ends with: ` [API1]`. */
+const COMMIT_TASK = /\s\[([A-Za-z][A-Za-z0-9_-]{1,31})\]$/
+
 const refused = (file: string, why: string) => invalid('commit_path_refused', `${JSON.stringify(file.slice(0, 200))} ${why}`, {field: 'files'})
 
 /**
@@ -81,7 +84,9 @@ export async function commitForMember(context: DaemonContext, input: MemberCommi
   const log = {agent_id: input.member, data: {member: input.member, files: paths}}
   if (outcome.state === 'committed') {
     // spec Logs: `commit.created` is a timeline event; the timeline also publishes it on /events.
-    context.timeline.append(COMMIT_CREATED_EVENT, {author: input.member, text: outcome.subject, sha: outcome.sha, subject: outcome.subject, files: outcome.files, member: input.member})
+    // `task`: the `[<task-id>]` the subject ends with, so the tasks area records the SHA in its commit_shas.
+    const task = COMMIT_TASK.exec(outcome.subject)?.[1] ?? null
+    context.timeline.append(COMMIT_CREATED_EVENT, {author: input.member, text: outcome.subject, sha: outcome.sha, subject: outcome.subject, files: outcome.files, member: input.member, task})
     context.debug.log({lvl: 'info', tag: RESOLUTION_TAG, msg: `committed ${outcome.sha.slice(0, 12)} ${outcome.subject} for ${input.member}`, ...log})
   } else {
     context.debug.log({lvl: outcome.state === 'failed' ? 'warn' : 'debug', tag: RESOLUTION_TAG, msg: `not committed for ${input.member}: ${outcome.message}`, ...log})

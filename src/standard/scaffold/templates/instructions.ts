@@ -42,7 +42,7 @@ Mention roadmap items as \`#<id>\` (\`#PRJ3\`, \`#onboarding\`), never by title 
 | \`blocked\` | waiting on something named in the task | no |
 | \`done\` | finished; \`completed_at\` is set | no |
 
-Move a task with \`mesh task move <id> <status>\`: it sets \`updated\`, stamps \`completed_at\` on \`done\` and leaves the body alone. Create tasks with \`mesh task create\` so ids stay unique.
+Move a task with \`mesh task move <id> <status>\`: it sets \`updated\`, stamps \`completed_at\` on \`done\` and leaves the body alone. Create tasks with \`mesh task create\` so ids stay unique. While the daemon runs these commands go through it, so never edit a task file by hand meanwhile. In a turn they act as you (\`MESH_MEMBER\`): you may put a task into \`draft\`, but only the operator takes one out of it. Done tasks move to \`log/<YYYY-MM>/\` with \`mesh task archive\`; their ids stay taken.
 
 ## Commits
 
@@ -56,6 +56,7 @@ Move a task with \`mesh task move <id> <status>\`: it sets \`updated\`, stamps \
       Model: <model-id>
       Co-authored-by: <model name> <noreply address of its vendor>
 
+- A commit that changes where a module runs or deploys, its branch or its version — its \`package.json\` \`version\`, a deploy config such as \`fly.toml\`, a file its \`prod.deploy_command\` names — also updates that module's entry in \`.mesh/public/links.yaml\` (\`repo.version\`, \`prod\`…) in the same commit. \`mesh validate --commits <range>\` checks it.
 - With a git-manager on the team, developers report changed files and the git-manager commits.
 - Never commit what \`.gitignore\` denies (\`.mesh/credentials/\`, \`.mesh/.runtime/\`, logs, timeline). Run \`mesh validate\` before you commit.
 

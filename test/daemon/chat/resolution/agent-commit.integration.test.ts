@@ -67,7 +67,7 @@ describe('commitForMember', () => {
     expect(staged(root)).toEqual(['README.md'])
     expect(git(root, 'status', '--porcelain', '--', 'notes.txt')).toBe('?? notes.txt')
     expect(events.filter((event) => event.type === 'commit.created').map((event) => event.data)).toEqual([
-      {author: 'developer', text: 'feat(api): add the login route [API1]', sha, subject: 'feat(api): add the login route [API1]', files: ['src/api/login.ts', 'src/api/other.ts'], member: 'developer'},
+      {author: 'developer', text: 'feat(api): add the login route [API1]', sha, subject: 'feat(api): add the login route [API1]', files: ['src/api/login.ts', 'src/api/other.ts'], member: 'developer', task: 'API1'},
     ])
   })
 

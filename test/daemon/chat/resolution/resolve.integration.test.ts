@@ -69,7 +69,7 @@ describe('resolveTask', () => {
     expect(snapshotsOf(h.repo.root)).toEqual([expect.objectContaining({path: 'modules/api/tasks/API1-first-task.md', reason: 'task.transition'})])
 
     expect(events.filter((event) => event.type.startsWith('task.')).map((event) => [event.type, event.data])).toEqual([
-      ['task.updated', {id: 'API1', from: 'active', to: 'done', path: TASK, dispatchable: false, completed_at: '2026-03-04T05:06:07Z', by: 'developer'}],
+      ['task.updated', {id: 'API1', from: 'active', to: 'done', path: TASK, module: 'api', dispatchable: false, completed_at: '2026-03-04T05:06:07Z', by: 'developer'}],
       ['task.completed', {author: 'developer', text: '#API1 done', task: 'API1', conv: 'c-0123456789ab', member: 'developer'}],
     ])
     expect(debug()).toEqual([expect.objectContaining({lvl: 'info', msg: 'API1 resolved by developer (active → done)', conv: 'c-0123456789ab', agent_id: 'developer'})])
@@ -107,7 +107,7 @@ describe('resolveTask', () => {
     expect(outcome).toMatchObject({state: 'refused', task: 'API2', code: 'operator_only'})
     expect(h.repo.read(DRAFT)).toBe(before)
     expect(events).toEqual([])
-    expect(debug()).toEqual([expect.objectContaining({lvl: 'warn', msg: expect.stringMatching(/^API2 not resolved: API2 is a draft: only the operator promotes it/), data: expect.objectContaining({code: 'operator_only'})})])
+    expect(debug()).toEqual([expect.objectContaining({lvl: 'warn', msg: expect.stringMatching(/^API2 not resolved: API2 is a draft: only the operator takes a task out of draft/), data: expect.objectContaining({code: 'operator_only'})})])
   })
 
   it('refuses unknown and archived tasks and a profile with no card', async () => {
