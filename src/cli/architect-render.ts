@@ -24,7 +24,7 @@ export function endedLines(pass: EndedPass): string[] {
 const taskLine = (task: BoardTask) => `  ${task.id}  ${task.priority || '—'}${task.order === null ? '' : ` (order ${task.order})`}  ${task.status}  ${task.module}  ${printable(task.title)}`
 
 export function statusLines(status: ArchitectStatus): string[] {
-  const lines = [`Automatic passes: ${status.auto ? `on (at most one every ${status.min_interval_seconds} s)` : 'off (architect.auto in cluster.yaml)'}${status.next_wake_at ? `; a deferred wake is due at ${when(status.next_wake_at)}` : ''}.`]
+  const lines = [`Automatic passes: ${status.auto ? `on (${status.min_interval_seconds > 0 ? `at most one every ${status.min_interval_seconds} s` : 'no minimum interval'})` : 'off (architect.auto in cluster.yaml)'}${status.next_wake_at ? `; a deferred wake is due at ${when(status.next_wake_at)}` : ''}.`]
   if (status.pass) lines.push(...passLines(status.pass))
   else lines.push(status.busy ? 'No pass is running, but the architect is busy.' : 'No pass is running.')
   if (status.last) lines.push(...endedLines(status.last))
