@@ -1,22 +1,19 @@
 /**
  * Per-path debouncing of raw watcher events: a path's events settle once none
  * came for `windowMs` (or `maxWaitMs` after the first), and the burst is
- * handed on as one, with whether the file existed before it began. Whether it
- * exists after is read from the disk when the burst is handled, so an add and
- * an unlink in one burst (a scratch file) is nothing, and an unlink then an add
- * (a rename over the file) is one change.
+ * handed on as one. Whether the file exists after is read from the disk when
+ * the burst is handled, and whether it existed before is what the watcher
+ * announced of it (file-events.ts), so an add and an unlink in one burst (a
+ * scratch file) is nothing, and an unlink then an add (a rename over the file)
+ * is one change.
  */
-
-export type RawChange = 'add' | 'change' | 'unlink'
 
 export interface SettledBurst {
   path: string
-  /** From the burst's first event: `add` means the file was not there before. */
-  existedBefore: boolean
 }
 
 export interface PathDebouncer {
-  push(path: string, change: RawChange): void
+  push(path: string): void
   /** Bursts still waiting to settle. */
   readonly pending: number
   /** Drops every pending burst (on close). */
@@ -24,15 +21,15 @@ export interface PathDebouncer {
 }
 
 export function createPathDebouncer(options: {windowMs: number; maxWaitMs: number; onSettled: (burst: SettledBurst) => void}): PathDebouncer {
-  const bursts = new Map<string, {existedBefore: boolean; firstAt: number; timer: NodeJS.Timeout}>()
+  const bursts = new Map<string, {firstAt: number; timer: NodeJS.Timeout}>()
   const settle = (path: string) => {
     const burst = bursts.get(path)
     if (!burst) return
     bursts.delete(path)
-    options.onSettled({path, existedBefore: burst.existedBefore})
+    options.onSettled({path})
   }
   return {
-    push(path, change) {
+    push(path) {
       const now = Date.now()
       const burst = bursts.get(path)
       if (burst) {
@@ -41,7 +38,7 @@ export function createPathDebouncer(options: {windowMs: number; maxWaitMs: numbe
         burst.timer = setTimeout(settle, wait, path)
         return
       }
-      bursts.set(path, {existedBefore: change !== 'add', firstAt: now, timer: setTimeout(settle, options.windowMs, path)})
+      bursts.set(path, {firstAt: now, timer: setTimeout(settle, options.windowMs, path)})
     },
     get pending() {
       return bursts.size

@@ -39,12 +39,20 @@ export const FILE_EVENT_TYPES = {
 export interface FileEvents {
   /** Reads the status of every active task, so the first change of a file after start knows its `from`. */
   seed(): Promise<void>
+  /** A file found by the watch's first scan of `.mesh/`: consumers read it at start, so it counts as announced. */
+  noteExisting(path: string, stats?: Stats): void
   handle(burst: SettledBurst): Promise<void>
   close(): void
 }
 
 export function createFileEvents(context: DaemonContext, deps: {ownWrites: OwnWrites; timeline: TimelineReader}): FileEvents {
   const {events, debug} = context
+  /**
+   * The files consumers have heard of: found at start, announced by the
+   * watcher (`added`, `changed`) or written and announced by an area. Only
+   * these can be `removed`; a file not in it that exists is `added`.
+   */
+  const announced = new Set<string>()
   /**
    * The id and status last read from each task file: the id for the
    * `task.deleted` of a file that is gone, the status for the `from` of the
@@ -92,14 +100,22 @@ export function createFileEvents(context: DaemonContext, deps: {ownWrites: OwnWr
         tasks.set(record.relativePath.slice(MESH_DIR.length + 1), {id: record.id, status: record.problem || typeof status !== 'string' ? null : status})
       }
     },
-    async handle({path, existedBefore}) {
+    noteExisting(path, stats) {
+      // lstat stats from the scan: a link is not a file of the project (issue 18), never announced.
+      if (stats?.isFile() !== false) announced.add(path)
+    },
+    async handle({path}) {
       const absolute = context.meshPath(...path.split('/'))
       // lstat: a link is not a file of the project (issue 18); it is never read, nor announced.
       const stats: Stats | null = await lstat(absolute).catch(() => null)
       if (stats && !stats.isFile()) return
-      const change: FileChange | null = stats ? (existedBefore ? 'changed' : 'added') : existedBefore ? 'removed' : null
-      // Created and gone within one burst: a scratch file nobody needs to hear of.
-      if (change === null) return
+      const known = announced.has(path)
+      // Not announced and gone: a scratch file created and deleted (within one burst or across two) that
+      // nobody heard of, so nobody is told it went.
+      if (!stats && !known) return
+      const change: FileChange = stats ? (known ? 'changed' : 'added') : 'removed'
+      if (stats) announced.add(path)
+      else announced.delete(path)
       const file = classifyPath(path)
       if (!stats && deps.ownWrites.isRemovalEcho(path)) {
         if (file.kind === 'task') tasks.delete(path)
@@ -108,6 +124,7 @@ export function createFileEvents(context: DaemonContext, deps: {ownWrites: OwnWr
       }
       // Timeline lines are appended, never written through the project writer: they are always read.
       if (stats && file.kind !== 'timeline' && (await deps.ownWrites.isEcho(path, stats))) {
+        // The area that wrote it announced it: it is known from now on, its removal is reported.
         if (file.kind === 'task') await rememberOwnWrite(path, file.nameId, stats)
         debug.log({lvl: 'debug', tag: 'watch.own-write', msg: `${path}: written by the daemon, announced by the area that wrote it`})
         return

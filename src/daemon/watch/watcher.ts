@@ -5,11 +5,12 @@
  * out in the order the files changed. Errors go to the debug stream (tag
  * `watch`); nothing here may stop the daemon. docs/daemon.md, File watcher.
  */
+import type {Stats} from 'node:fs'
 import {relative, sep} from 'node:path'
 import {watch, type FSWatcher} from 'chokidar'
 import type {DaemonContext} from '../context.js'
 import {ECHOED_REASONS, WATCH_ATOMIC_MS, WATCH_DEBOUNCE_MS, WATCH_MAX_WAIT_MS, WATCH_READY_TIMEOUT_MS} from './constants.js'
-import {createPathDebouncer, type RawChange} from './debounce.js'
+import {createPathDebouncer} from './debounce.js'
 import {createFileEvents} from './file-events.js'
 import {isIgnoredPath} from './ignore.js'
 import {trackOwnWrites} from './own-writes.js'
@@ -43,6 +44,8 @@ export function createMeshWatcher(context: DaemonContext, options: MeshWatcherOp
   let closed = false
   let watcher: FSWatcher | undefined
   let startProblem: string | null = null
+  /** Until chokidar's first scan ends, its `add`s are the files that were there: known, not news. */
+  let scanned = false
 
   const debouncer = createPathDebouncer({
     windowMs: options.debounceMs ?? WATCH_DEBOUNCE_MS,
@@ -52,11 +55,12 @@ export function createMeshWatcher(context: DaemonContext, options: MeshWatcherOp
     },
   })
 
-  const onRaw = (change: RawChange) => (absolute: string) => {
+  const onRaw = (change: 'add' | 'change' | 'unlink') => (absolute: string, stats?: Stats) => {
     if (closed) return
     const path = toRelative(absolute)
     if (path === '' || path.startsWith('..') || isIgnoredPath(path)) return
-    debouncer.push(path, change)
+    if (change === 'add' && !scanned) fileEvents.noteExisting(path, stats)
+    else debouncer.push(path)
   }
 
   return {
@@ -64,7 +68,9 @@ export function createMeshWatcher(context: DaemonContext, options: MeshWatcherOp
       await timeline.seed(context.meshPath('timeline'), 'timeline')
       await fileEvents.seed().catch((error) => logError('could not read the task statuses at start', error))
       watcher = watch(meshDir, {
-        ignoreInitial: true,
+        // The first scan's `add`s tell which files exist at start (noteExisting): only a file consumers could
+        // know of is ever `removed`.
+        ignoreInitial: false,
         // An editor's delete-then-recreate (or rename over the file) is one `change`, not unlink + add.
         atomic: WATCH_ATOMIC_MS,
         // Off: it holds every event until the size is still for its threshold (2 s by default) and polls each
@@ -79,6 +85,7 @@ export function createMeshWatcher(context: DaemonContext, options: MeshWatcherOp
       const ready = new Promise<boolean>((resolve) => {
         const timer = setTimeout(resolve, options.readyTimeoutMs ?? WATCH_READY_TIMEOUT_MS, false)
         watcher!.once('ready', () => {
+          scanned = true
           clearTimeout(timer)
           // A scan that ends late ends the warning too.
           startProblem = null

@@ -5,18 +5,18 @@ beforeEach(() => vi.useFakeTimers())
 afterEach(() => vi.useRealTimers())
 
 describe('path debouncer', () => {
-  it('hands on one burst per path once its events pause, remembering whether the file was there before', () => {
+  it('hands on one burst per path once its events pause', () => {
     const settled: SettledBurst[] = []
     const debouncer = createPathDebouncer({windowMs: 50, maxWaitMs: 300, onSettled: (burst) => settled.push(burst)})
-    debouncer.push('a.md', 'add')
-    debouncer.push('a.md', 'change')
-    debouncer.push('b.md', 'unlink')
+    debouncer.push('a.md')
+    debouncer.push('a.md')
+    debouncer.push('b.md')
     vi.advanceTimersByTime(40)
-    debouncer.push('a.md', 'change')
+    debouncer.push('a.md')
     vi.advanceTimersByTime(40)
-    expect(settled).toEqual([{path: 'b.md', existedBefore: true}])
+    expect(settled).toEqual([{path: 'b.md'}])
     vi.advanceTimersByTime(20)
-    expect(settled).toEqual([{path: 'b.md', existedBefore: true}, {path: 'a.md', existedBefore: false}])
+    expect(settled).toEqual([{path: 'b.md'}, {path: 'a.md'}])
     expect(debouncer.pending).toBe(0)
   })
 
@@ -24,7 +24,7 @@ describe('path debouncer', () => {
     const settled: SettledBurst[] = []
     const debouncer = createPathDebouncer({windowMs: 50, maxWaitMs: 300, onSettled: (burst) => settled.push(burst)})
     for (let i = 0; i < 20; i++) {
-      debouncer.push('log.jsonl', 'change')
+      debouncer.push('log.jsonl')
       vi.advanceTimersByTime(30)
     }
     expect(settled.length).toBeGreaterThanOrEqual(1)
@@ -34,7 +34,7 @@ describe('path debouncer', () => {
   it('drops pending bursts on clear', () => {
     const settled: SettledBurst[] = []
     const debouncer = createPathDebouncer({windowMs: 50, maxWaitMs: 300, onSettled: (burst) => settled.push(burst)})
-    debouncer.push('a.md', 'change')
+    debouncer.push('a.md')
     debouncer.clear()
     vi.advanceTimersByTime(1000)
     expect(settled).toEqual([])

@@ -1,4 +1,4 @@
-import {appendFileSync, mkdirSync, renameSync, rmSync, unlinkSync, writeFileSync} from 'node:fs'
+import {appendFileSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import WebSocket from 'ws'
@@ -182,5 +182,63 @@ describe('file watcher: events from files', () => {
     await closed
     // A change after the stop reaches nobody and breaks nothing.
     rmSync(mesh('modules', 'api', 'tasks', 'API3-ws.md'))
+  })
+})
+
+describe('file watcher: only files it announced are removed', () => {
+  const notAbout = (events: EventRecorder, path: string) => events.events.filter((e) => JSON.stringify(e.data).includes(path))
+
+  it('says nothing of a file created and deleted before its creation was reported, though the deletion settles apart', async () => {
+    const {recorder: events, mesh} = await start()
+    // chokidar holds an unlink for its `atomic` window (100 ms), longer than the debounce (60 ms): a file
+    // deleted after chokidar saw it appear has its add settle alone (finding it gone) and its unlink later,
+    // as a burst of its own. Several pauses, since when chokidar reads the folder is its own affair.
+    for (const pauseMs of [0, 10, 20, 30, 40]) {
+      writeFileSync(mesh('docs', `scratch-${pauseMs}.md`), 'draft\n')
+      writeFileSync(mesh('modules', 'api', 'tasks', `API9${pauseMs}-gone.md`), taskFile({id: `API9${pauseMs}`, title: 'Gone at once'}))
+      await new Promise((resolve) => setTimeout(resolve, pauseMs))
+      unlinkSync(mesh('docs', `scratch-${pauseMs}.md`))
+      unlinkSync(mesh('modules', 'api', 'tasks', `API9${pauseMs}-gone.md`))
+    }
+    // Past the atomic window, so the held unlinks have been handed on and handled before the sentinel.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    await events.settle()
+    expect(notAbout(events, 'scratch-')).toEqual([])
+    expect(notAbout(events, '-gone.md')).toEqual([])
+  })
+
+  it('reports the removal of a file that was there at start, and never of a link', async () => {
+    const repo = makeRepo()
+    const outside = join(repo.root, 'outside.md')
+    writeFileSync(outside, 'not in .mesh\n')
+    symlinkSync(outside, join(repo.root, '.mesh', 'docs', 'linked-at-start.md'))
+    harness = await startHarness({repo})
+    const events = (recorder = recordEvents(harness.running.daemon.context.events, repo.root))
+    const mesh = (...parts: string[]) => join(repo.root, '.mesh', ...parts)
+
+    unlinkSync(mesh('workflows', 'W1-release.md'))
+    expect((await events.waitFor((e) => e.type === 'workflows.updated')).data).toEqual({id: 'W1', path: '.mesh/workflows/W1-release.md', change: 'removed'})
+    unlinkSync(mesh('modules', 'api', 'tasks', 'API1-first-task.md'))
+    expect((await events.waitFor((e) => e.type === 'task.deleted')).data).toEqual({id: 'API1', path: '.mesh/modules/api/tasks/API1-first-task.md', module: 'api'})
+
+    unlinkSync(mesh('docs', 'linked-at-start.md'))
+    symlinkSync(outside, mesh('docs', 'linked-later.md'))
+    await events.settle()
+    unlinkSync(mesh('docs', 'linked-later.md'))
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    await events.settle()
+    expect(notAbout(events, 'linked-')).toEqual([])
+  })
+
+  it('reports the removal of a file the daemon wrote and announced itself', async () => {
+    const {recorder: events, harness: daemon} = await start()
+    const created = await daemon.call('POST', '/tasks', {auth: true, body: JSON.stringify({module: 'api', title: 'Made by the daemon'})})
+    expect(created.status).toBe(201)
+    const path: string = created.body.path
+    // Its creation was the route's to announce: the watcher skipped the echo, and knows the file from it.
+    const {debug} = daemon.running.daemon.context
+    await eventually(() => debug.tail({lastSecs: 600, tags: ['watch.own-write']}).events.some((e) => e.msg.startsWith(`${path.slice('.mesh/'.length)}:`)), 'the own-write skip')
+    unlinkSync(join(daemon.repo.root, path))
+    expect((await events.waitFor((e) => e.type === 'task.deleted')).data).toEqual({id: created.body.id, path, module: 'api'})
   })
 })
