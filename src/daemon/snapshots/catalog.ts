@@ -60,15 +60,36 @@ export async function listSnapshots(meshDir: string, path: string): Promise<Snap
   return found.map((record, order) => ({record, order})).sort((a, b) => Date.parse(b.record.ts) - Date.parse(a.record.ts) || b.order - a.order).map((entry) => entry.record)
 }
 
-/** The latest snapshot taken at or before `at` (ms), else 404 `snapshot_not_found`. */
-export async function pickSnapshot(meshDir: string, path: string, at?: number): Promise<SnapshotRecord> {
+/**
+ * Which bytes a restore brings back. `at`: the file as it was at that time,
+ * i.e. the bytes the first rewrite after it replaced (its snapshot). `before`:
+ * the bytes a rewrite at or before that time replaced (the latest such
+ * snapshot). Neither: the latest snapshot (undo the last rewrite).
+ */
+export interface SnapshotChoice {
+  /** Milliseconds since the epoch. */
+  at?: number
+  before?: number
+}
+
+/** The snapshot `choice` names, else 404 `snapshot_not_found` saying why. */
+export async function pickSnapshot(meshDir: string, path: string, choice: SnapshotChoice = {}): Promise<SnapshotRecord> {
+  if (choice.at !== undefined && choice.before !== undefined) throw new TypeError('pickSnapshot: at and before exclude each other')
   const all = await listSnapshots(meshDir, path)
-  const picked = at === undefined ? all[0] : all.find((record) => Date.parse(record.ts) <= at)
-  if (!picked) {
-    const when = at === undefined ? '' : ` at or before ${new Date(at).toISOString()}`
-    const hint = all.length && at !== undefined ? ` (the oldest is of ${all.at(-1)!.ts})` : ''
-    throw notFound('snapshot_not_found', `No snapshot of ${path}${when}${hint}`)
+  if (!all.length) throw notFound('snapshot_not_found', `No snapshot of ${path}`)
+  if (choice.at !== undefined) {
+    const at = choice.at
+    // Newest first: the last one after `at` is the first rewrite after it.
+    const picked = all.filter((record) => Date.parse(record.ts) > at).at(-1)
+    if (!picked) {
+      throw notFound('snapshot_not_found', `No rewrite of ${path} after ${new Date(at).toISOString()} kept a snapshot (the latest is of ${all[0].ts}): the daemon has not changed the file since; changes by hand are not kept`)
+    }
+    return picked
   }
+  if (choice.before === undefined) return all[0]
+  const before = choice.before
+  const picked = all.find((record) => Date.parse(record.ts) <= before)
+  if (!picked) throw notFound('snapshot_not_found', `No snapshot of ${path} at or before ${new Date(before).toISOString()} (the oldest is of ${all.at(-1)!.ts})`)
   return picked
 }
 

@@ -8,19 +8,17 @@
 import {lstat} from 'node:fs/promises'
 import {conflict} from '../../lib/errors.js'
 import type {ProjectWriter, SnapshotRecord} from '../project-writer.js'
-import {pickSnapshot, readSnapshot} from './catalog.js'
+import {pickSnapshot, readSnapshot, type SnapshotChoice} from './catalog.js'
 import {assertRestorable} from './paths.js'
 
 /** `reason` of the snapshot a restore keeps of the bytes it replaces. */
 export const RESTORE_REASON = 'restore'
 
-export interface RestoreRequest {
+export interface RestoreRequest extends SnapshotChoice {
   meshDir: string
   writer: ProjectWriter
   /** Relative to `.mesh/` (see toMeshRelative). */
   path: string
-  /** The latest snapshot at or before this time (ms) is restored; the latest of all without it. */
-  at?: number
 }
 
 export interface RestoreResult {
@@ -35,7 +33,7 @@ export interface RestoreResult {
 export async function restoreSnapshot(request: RestoreRequest): Promise<RestoreResult> {
   assertRestorable(request.path)
   const target = request.writer.resolve(request.path)
-  const record = await pickSnapshot(request.meshDir, request.path, request.at)
+  const record = await pickSnapshot(request.meshDir, request.path, {at: request.at, before: request.before})
   const bytes = await readSnapshot(request.meshDir, record)
   const current = await lstat(target).catch(() => null)
   if (current?.isDirectory()) throw conflict('path_is_folder', `.mesh/${request.path} is a folder now; move it away to restore the file`)

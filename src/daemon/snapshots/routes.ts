@@ -31,10 +31,12 @@ export function snapshotRoutes(context: DaemonContext): Route[] {
       path: '/snapshots/restore',
       auth: 'portal',
       async handle(request) {
-        const body = assertValid<{path: string; at?: string}>('daemon-snapshot-restore', await request.body())
+        const body = assertValid<{path: string; at?: string; before?: string}>('daemon-snapshot-restore', await request.body())
+        if (body.at !== undefined && body.before !== undefined) throw invalid('invalid_body', 'give at (the file as it was then) or before (the bytes a rewrite at or before then replaced), not both', {field: 'before'})
         const path = toMeshRelative(context.root, body.path)
         const at = body.at === undefined ? undefined : snapshotTime(body.at, 'invalid_time')
-        const result = await restoreSnapshot({meshDir: context.meshPath(), writer: context.writer, path, at})
+        const before = body.before === undefined ? undefined : snapshotTime(body.before, 'invalid_time', 'before')
+        const result = await restoreSnapshot({meshDir: context.meshPath(), writer: context.writer, path, at, before})
         context.debug.log({lvl: 'info', tag: 'snapshots.restore', msg: `restored ${result.path} from the snapshot of ${result.restored.ts}`, data: {path: result.path, snapshot: result.restored.snapshot, undo: result.undo?.snapshot ?? null}})
         context.events.publish(SNAPSHOT_RESTORED_EVENT, {path: result.path, snapshot: result.restored.snapshot, snapshot_ts: result.restored.ts, undo: result.undo?.snapshot ?? null})
         return result

@@ -1,5 +1,5 @@
 /**
- * The `at` of a restore (`mesh daemon restore --at`, `POST /snapshots/restore`):
+ * The `at` and `before` of a restore (`mesh daemon restore --at|--before`, `POST /snapshots/restore`):
  * an ISO-8601 date-time with its zone (`2026-01-05T10:00:00Z`,
  * `2026-01-05T12:00+02:00`), or a date (`2026-01-05`), which means the end of
  * that UTC day — "the file as that day left it". docs/daemon.md, Restore.

@@ -37,25 +37,31 @@ function repoWithHistory() {
 }
 
 describe('mesh daemon restore', () => {
-  it('without a daemon: lists, restores the snapshot at or before --at, and the restore can be undone', async () => {
+  it('without a daemon: lists, restores the file as it was --at a time or the snapshot --before one, and the restore can be undone', async () => {
     const {repo, older, newer, between} = repoWithHistory()
     const listed = await runCli(['daemon', 'restore', FILE, '--list', '--json'], {cwd: repo.root})
     expect(listed.code).toBe(0)
     expect(json(listed)).toMatchObject({path: 'public/README.md', via: 'local'})
     expect(json(listed).snapshots.map((s: {ts: string}) => s.ts)).toEqual([newer, older])
 
+    // Between the two rewrites the file held v2: the later rewrite replaced (and kept) it.
     const restored = await runCli(['daemon', 'restore', 'public/README.md', '--at', between, '--json'], {cwd: repo.root})
     expect(restored.code).toBe(0)
     const answer = json(restored)
-    expect(answer).toMatchObject({path: 'public/README.md', via: 'local', restored: {ts: older}, undo: {path: 'public/README.md', reason: 'restore'}})
-    expect(repo.read(FILE)).toBe('# Demo v1\n')
+    expect(answer).toMatchObject({path: 'public/README.md', via: 'local', restored: {ts: newer}, undo: {path: 'public/README.md', reason: 'restore'}})
+    expect(repo.read(FILE)).toBe('# Demo v2\n')
     expect(repo.read(`.mesh/${answer.undo.snapshot}`)).toBe(CURRENT)
 
+    // --before: the latest snapshot taken at or before it, as --list shows them.
+    const before = await runCli(['daemon', 'restore', FILE, '--before', between, '--json'], {cwd: repo.root})
+    expect(json(before)).toMatchObject({via: 'local', restored: {ts: older}})
+    expect(repo.read(FILE)).toBe('# Demo v1\n')
+
     // Human output names the way back; taking it brings the replaced bytes back.
-    const undo = await runCli(['daemon', 'restore', join(repo.root, FILE), '--at', answer.undo.ts], {cwd: join(repo.root, '.mesh', 'docs')})
+    const undo = await runCli(['daemon', 'restore', join(repo.root, FILE), '--before', answer.undo.ts], {cwd: join(repo.root, '.mesh', 'docs')})
     expect(undo.code).toBe(0)
     expect(undo.stdout).toMatch(/^restored public\/README\.md from the snapshot of /)
-    expect(undo.stdout).toMatch(/undo with: mesh daemon restore public\/README\.md --at /)
+    expect(undo.stdout).toMatch(/undo with: mesh daemon restore public\/README\.md --before /)
     expect(repo.read(FILE)).toBe(CURRENT)
   })
 
@@ -78,18 +84,25 @@ describe('mesh daemon restore', () => {
     const unknown = await runCli(['daemon', 'restore', 'public/nothing.md', '--json'], {cwd: repo.root})
     expect(unknown.code).toBe(1)
     expect(json(unknown).error).toMatchObject({code: 'snapshot_not_found', message: 'No snapshot of public/nothing.md'})
-    const tooEarly = await runCli(['daemon', 'restore', FILE, '--at', '2020-01-01', '--json'], {cwd: repo.root})
+    const tooEarly = await runCli(['daemon', 'restore', FILE, '--before', '2020-01-01', '--json'], {cwd: repo.root})
     expect(tooEarly.code).toBe(1)
     expect(json(tooEarly).error.code).toBe('snapshot_not_found')
 
+    // No rewrite after --at: the file has been as it is since.
+    const tooLate = await runCli(['daemon', 'restore', FILE, '--at', new Date().toISOString(), '--json'], {cwd: repo.root})
+    expect(tooLate.code).toBe(1)
+    expect(json(tooLate).error).toMatchObject({code: 'snapshot_not_found', message: expect.stringMatching(/^No rewrite of public\/README\.md after .* kept a snapshot/)})
+
     const both = await runCli(['daemon', 'restore', FILE, '--list', '--at', '2026-01-01'], {cwd: repo.root})
     expect(both.code).toBe(2)
-    for (const result of [badTime, badTimeText, outside, escaping, unknown, both]) expect(result.stderr).not.toMatch(/\n\s+at /)
+    const atAndBefore = await runCli(['daemon', 'restore', FILE, '--at', '2026-01-01', '--before', '2026-01-01'], {cwd: repo.root})
+    expect(atAndBefore.code).toBe(2)
+    for (const result of [badTime, badTimeText, outside, escaping, unknown, both, atAndBefore]) expect(result.stderr).not.toMatch(/\n\s+at /)
     expect(repo.read(FILE)).toBe(CURRENT)
   })
 
-  it('with the daemon running: lists and restores through it', async () => {
-    const {repo, older, newer} = repoWithHistory()
+  it('with the daemon running: lists and restores through it, --at and --before meaning what they mean here', async () => {
+    const {repo, older, newer, between} = repoWithHistory()
     server = spawnCli(['serve', '--port', '0', '--json'], {cwd: repo.root})
     expect((await server.nextJson()).event).toBe('listening')
 
@@ -100,6 +113,12 @@ describe('mesh daemon restore', () => {
     const restored = await runCli(['daemon', 'restore', FILE, '--json'], {cwd: repo.root})
     expect(restored.code).toBe(0)
     expect(json(restored)).toMatchObject({via: 'daemon', restored: {ts: newer}, undo: {reason: 'restore'}})
+    expect(repo.read(FILE)).toBe('# Demo v2\n')
+    const before = await runCli(['daemon', 'restore', FILE, '--before', between, '--json'], {cwd: repo.root})
+    expect(json(before)).toMatchObject({via: 'daemon', restored: {ts: older}})
+    expect(repo.read(FILE)).toBe('# Demo v1\n')
+    const at = await runCli(['daemon', 'restore', FILE, '--at', between, '--json'], {cwd: repo.root})
+    expect(json(at)).toMatchObject({via: 'daemon', restored: {ts: newer}})
     expect(repo.read(FILE)).toBe('# Demo v2\n')
 
     const unknown = await runCli(['daemon', 'restore', 'public/nothing.md', '--json'], {cwd: repo.root})

@@ -145,7 +145,7 @@ describe("issue 20 bar: a turn's mesh task move racing the daemon's resolution",
     expect(json(restored)).toMatchObject({via: 'daemon', restored: {ts: latest.ts}, undo: {reason: 'restore'}})
     expect(read(root, TASK)).toBe(read(root, `.mesh/${latest.snapshot}`))
     expect(read(root, TASK)).not.toBe(beforeRestore)
-    const undone = await mesh(['daemon', 'restore', TASK, '--at', json(restored).undo.ts, '--json'])
+    const undone = await mesh(['daemon', 'restore', TASK, '--before', json(restored).undo.ts, '--json'])
     expect(undone.code).toBe(0)
     expect(read(root, TASK)).toBe(beforeRestore)
   })

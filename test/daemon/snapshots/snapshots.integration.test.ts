@@ -49,30 +49,38 @@ describe('snapshots: list and restore', () => {
     expect(anonymous.status).toBe(401)
   })
 
-  it('restores the latest snapshot at or before `at`, keeps the replaced bytes, and the restore can be undone', async () => {
+  it('restores the file as it was `at` a time, keeps the replaced bytes, and the restore can be undone', async () => {
     const {h, clock, read} = await withHistory()
     const events: DaemonEvent[] = []
     h.running.daemon.context.events.subscribe((event) => events.push(event))
 
-    // 11:30 lies between the two rewrites: the 11:00 snapshot (the original bytes) is the one.
+    // At 11:30 the file held v2 (written at 11:00): the rewrite of 12:00 replaced it and kept it.
     const back = await restore(h, {path: '.mesh/public/README.md', at: '2026-01-05T11:30:00Z'})
     expect(back.status).toBe(200)
-    expect(back.body).toMatchObject({path: 'public/README.md', bytes: Buffer.byteLength(ORIGINAL), restored: {ts: '2026-01-05T11:00:00.000Z'}})
-    expect(read()).toBe(ORIGINAL)
+    expect(back.body).toMatchObject({path: 'public/README.md', bytes: Buffer.byteLength('# Demo v2\n'), restored: {ts: '2026-01-05T12:00:00.000Z'}})
+    expect(read()).toBe('# Demo v2\n')
     expect(back.body.undo).toMatchObject({ts: '2026-01-05T13:00:00.000Z', path: 'public/README.md', reason: 'restore', snapshot: 'snapshots/2026-01-05/130000.000Z/public/README.md'})
     expect(readFileSync(join(h.repo.root, '.mesh', back.body.undo.snapshot), 'utf8')).toBe('# Demo v3\n')
-    expect(events.find((e) => e.type === 'snapshot.restored')?.data).toEqual({path: 'public/README.md', snapshot: 'snapshots/2026-01-05/110000.000Z/public/README.md', snapshot_ts: '2026-01-05T11:00:00.000Z', undo: back.body.undo.snapshot})
+    expect(events.find((e) => e.type === 'snapshot.restored')?.data).toEqual({path: 'public/README.md', snapshot: 'snapshots/2026-01-05/120000.000Z/public/README.md', snapshot_ts: '2026-01-05T12:00:00.000Z', undo: back.body.undo.snapshot})
 
-    // Undo: the latest snapshot is now the one the restore kept.
+    // A time before the first rewrite: the bytes that rewrite replaced (the original). A date means the end of that day.
     clock.now = Date.parse('2026-01-05T14:00:00.000Z')
-    const undone = await restore(h, {path: 'public/README.md'})
-    expect(undone.status).toBe(200)
-    expect(undone.body.restored.ts).toBe('2026-01-05T13:00:00.000Z')
-    expect(read()).toBe('# Demo v3\n')
+    expect((await restore(h, {path: 'public/README.md', at: '2026-01-05T10:59:59.999Z'})).body.restored.ts).toBe('2026-01-05T11:00:00.000Z')
+    expect(read()).toBe(ORIGINAL)
+    expect((await restore(h, {path: 'public/README.md', at: '2026-01-04'})).body.restored.ts).toBe('2026-01-05T11:00:00.000Z')
+    // A rewrite at exactly `at` had happened by then: the file held what it wrote.
+    expect((await restore(h, {path: 'public/README.md', at: '2026-01-05T11:00:00Z'})).body.restored.ts).toBe('2026-01-05T12:00:00.000Z')
+    expect(read()).toBe('# Demo v2\n')
 
-    // A date means the end of that day.
-    const byDate = await restore(h, {path: 'public/README.md', at: '2026-01-05'})
-    expect(byDate.body.restored.ts).toBe('2026-01-05T14:00:00.000Z')
+    // `before`: the latest snapshot taken at or before it (the bytes that rewrite replaced) — the way to undo.
+    clock.now = Date.parse('2026-01-05T15:00:00.000Z')
+    const undone = await restore(h, {path: 'public/README.md', before: '2026-01-05T11:30:00Z'})
+    expect(undone.body.restored.ts).toBe('2026-01-05T11:00:00.000Z')
+    expect(read()).toBe(ORIGINAL)
+    // No `at` nor `before`: the latest snapshot, which undoes the last restore.
+    const latest = await restore(h, {path: 'public/README.md'})
+    expect(latest.body.restored.ts).toBe('2026-01-05T15:00:00.000Z')
+    expect(read()).toBe('# Demo v2\n')
   })
 
   it('answers clear errors for bad input and never touches a file outside .mesh/', async () => {
@@ -84,7 +92,11 @@ describe('snapshots: list and restore', () => {
       [{path: '.mesh/../mesh.json'}, 400, 'invalid_path', 'path'],
       [{path: outside}, 400, 'invalid_path', 'path'],
       [{path: 'public/nothing.md'}, 404, 'snapshot_not_found'],
-      [{path: 'public/README.md', at: '2026-01-04'}, 404, 'snapshot_not_found'],
+      [{path: 'public/README.md', before: '2026-01-04'}, 404, 'snapshot_not_found'],
+      // No rewrite after it: nothing kept says the file was otherwise then.
+      [{path: 'public/README.md', at: '2026-01-05T12:30:00Z'}, 404, 'snapshot_not_found'],
+      [{path: 'public/README.md', at: '2026-01-05T10:00:00Z', before: '2026-01-05T12:00:00Z'}, 400, 'invalid_body', 'before'],
+      [{path: 'public/README.md', before: 'noon'}, 400, 'invalid_time', 'before'],
       [{path: 'public/README.md', at: 'last tuesday'}, 400, 'invalid_time', 'at'],
       [{path: 'public/README.md', at: '2026-02-30'}, 400, 'invalid_time', 'at'],
       [{path: 'public/README.md', at: 5}, 400, 'invalid_body', 'at'],
