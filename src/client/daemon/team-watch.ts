@@ -2,15 +2,17 @@
  * What `mesh team watch` follows (docs/cli.md, mesh team watch): a snapshot
  * of the team at work — members (`GET /team`), conversations (`GET
  * /chat/convs`), the running turns, the open delegation requests (`GET
- * /chat/delegations`) and the queues of the convs at work (`GET
- * /chat/conv/<conv>/queue`) — then every team event of `/events`. The
+ * /chat/delegations`) and the queues that hold items, idle convs' too (`GET
+ * /chat/queues`, with the empty queues of the convs at work) — then every
+ * team event of `/events`, and the file events of team cards and queues (a
+ * hand edit, a restore, a deletion), after which they are read again. The
  * stream is opened before the snapshot is read, so nothing falls between
  * them; events already in the snapshot are applied again, which the state
  * model takes in its stride. A dropped stream (or a daemon that restarts,
  * maybe on another port) is reconnected and read afresh.
  */
 import {setTimeout as sleep} from 'node:timers/promises'
-import type {ConvList, ConversationView, LedgerRow, LedgerSnapshot, MemberSummary, QueueFile, TeamList, TurnRecord} from '../../daemon/chat/wire.js'
+import type {ConvList, ConversationView, LedgerRow, LedgerSnapshot, MemberSummary, QueueFile, QueueList, TeamList, TurnRecord} from '../../daemon/chat/wire.js'
 import {isMeshError} from '../../lib/errors.js'
 import {callDaemon} from './daemon-client.js'
 import {subscribeEvents, type DaemonEventMessage} from './events.js'
@@ -25,13 +27,29 @@ export interface TeamSnapshot {
   turns: TurnRecord[]
   /** Open delegation requests, oldest first (empty when the daemon has no delegation routes). */
   requests: LedgerRow[]
-  /** The queues of the convs at work (live, coordinating, or owing a report); empty ones too, for their version. */
+  /** The queues that hold items (idle convs' too), and those of the convs at work (live, coordinating, or owing a report) even empty, for their version. */
   queues: QueueFile[]
 }
 
-/** The event types the watch shows (and prints, one NDJSON line each, in a pipe). */
-export function isTeamEvent(type: string): boolean {
-  return type.startsWith('chat.') || type.startsWith('delegation.') || type.startsWith('queue.') || type.startsWith('team.') || type === 'task.completed' || type === 'commit.created'
+const CARD_FILE = /^\.mesh\/team\/[^/]+\.md$/
+const QUEUE_FILE = /^\.mesh\/queues\/([^/]+)\.json$/
+
+/**
+ * The team file a `file.changed` is about: a card or a queue changed on disk some other way than through
+ * the daemon's routes (a hand edit, a restore, a deletion), which announce their own `team.*`/`queue.*`.
+ */
+export function teamFileOf(event: DaemonEventMessage): {kind: 'card'} | {kind: 'queue'; conv: string} | null {
+  const path = event.type === 'file.changed' ? (event.data as {path?: unknown} | null)?.path : undefined
+  if (typeof path !== 'string') return null
+  if (CARD_FILE.test(path)) return {kind: 'card'}
+  const queue = QUEUE_FILE.exec(path)
+  return queue ? {kind: 'queue', conv: queue[1]} : null
+}
+
+/** The events the watch shows (and prints, one NDJSON line each, in a pipe). */
+export function isTeamEvent(event: DaemonEventMessage): boolean {
+  const {type} = event
+  return type.startsWith('chat.') || type.startsWith('delegation.') || type.startsWith('queue.') || type.startsWith('team.') || type === 'task.completed' || type === 'commit.created' || teamFileOf(event) !== null
 }
 
 export interface DaemonEndpoint {
@@ -56,26 +74,30 @@ async function unlessUnserved<T>(read: Promise<T>, fallback: T): Promise<T> {
   }
 }
 
+const readQueue = (call: Call, conv: string) => unlessUnserved(call<QueueFile | null>('GET', `/chat/conv/${encodeURIComponent(conv)}/queue`), null)
+
 export async function loadTeamSnapshot(endpoint: DaemonEndpoint): Promise<TeamSnapshot> {
   const call = callerOf(endpoint)
-  const [{members}, {convs}, ledger] = await Promise.all([
+  const [{members}, {convs}, ledger, held] = await Promise.all([
     call<TeamList>('GET', '/team'),
     call<ConvList>('GET', '/chat/convs'),
     unlessUnserved(call<LedgerSnapshot>('GET', '/chat/delegations'), null),
+    unlessUnserved(call<QueueList>('GET', '/chat/queues'), {queues: []}),
   ])
   const requests = ledger?.open ?? []
   const live = convs.filter((conv) => conv.live && conv.turn_id)
-  const atWork = new Set([...live.map((conv) => conv.conv), ...requests.flatMap((row) => [row.conv, ...(row.requester.conv ? [row.requester.conv] : [])])])
+  const listed = new Set(held.queues.map((queue) => queue.conv))
+  const atWork = new Set([...live.map((conv) => conv.conv), ...requests.flatMap((row) => [row.conv, ...(row.requester.conv ? [row.requester.conv] : [])])].filter((conv) => !listed.has(conv)))
   const [turns, queues] = await Promise.all([
     Promise.all(live.map((conv) => unlessUnserved(call<TurnRecord | null>('GET', `/chat/turns/${encodeURIComponent(conv.turn_id!)}`), null))),
-    Promise.all([...atWork].map((conv) => unlessUnserved(call<QueueFile | null>('GET', `/chat/conv/${encodeURIComponent(conv)}/queue`), null))),
+    Promise.all([...atWork].map((conv) => readQueue(call, conv))),
   ])
   return {
     members,
     convs,
     turns: turns.filter((turn): turn is TurnRecord => turn !== null),
     requests,
-    queues: queues.filter((queue): queue is QueueFile => queue !== null),
+    queues: [...held.queues, ...queues.filter((queue): queue is QueueFile => queue !== null)],
   }
 }
 
@@ -86,8 +108,13 @@ export interface WatchTeamOptions {
   onSnapshot(snapshot: TeamSnapshot): void
   /** Each team event (isTeamEvent), in order, after the snapshot it follows. */
   onEvent(event: DaemonEventMessage): void
-  /** The roster after a `team.*` event, read again (titles and problems are not in the event). */
+  /** The roster after a `team.*` event or a card's file event, read again (titles and problems are not in the event). */
   onMembers?(members: MemberSummary[]): void
+  /**
+   * A queue read again after its file changed on disk (a hand edit, a restore, a deletion: empty), in the order
+   * of the events: its conv's `queue.*` events that come meanwhile are delivered after it.
+   */
+  onQueue?(queue: QueueFile): void
   onState?(state: {connected: boolean; reason?: string}): void
   retryMs?: number
 }
@@ -124,19 +151,51 @@ export async function watchTeam(options: WatchTeamOptions): Promise<void> {
 /** One connection: stream, snapshot, events until the stream closes. Resolves with why it ended. */
 async function followOnce(endpoint: DaemonEndpoint, options: WatchTeamOptions, onLive: () => void): Promise<string> {
   let held: DaemonEventMessage[] | null = []
+  const call = callerOf(endpoint)
   const refreshMembers = () =>
-    void callDaemon<TeamList>({url: endpoint.url, token: endpoint.token, method: 'GET', path: '/team'}).then(
+    void call<TeamList>('GET', '/team').then(
       ({members}) => options.onMembers?.(members),
       () => {},
     )
+  /** Convs whose queue is being read again, with their `queue.*` events held until it is in. */
+  const rereading = new Map<string, DaemonEventMessage[]>()
+  /** Convs whose file changed again during their read: read once more after it. */
+  const again = new Set<string>()
+  const rereadQueue = (conv: string) => {
+    if (rereading.has(conv)) {
+      again.add(conv)
+      return
+    }
+    rereading.set(conv, [])
+    void readQueue(call, conv)
+      .then(
+        (queue) => queue && options.onQueue?.(queue),
+        () => {},
+      )
+      .finally(() => {
+        const waiting = rereading.get(conv) ?? []
+        rereading.delete(conv)
+        for (const event of waiting) deliver(event)
+        if (again.delete(conv)) rereadQueue(conv)
+      })
+  }
   const deliver = (event: DaemonEventMessage) => {
+    const conv = event.type.startsWith('queue.') ? (event.data as {conv?: unknown} | null)?.conv : undefined
+    const waiting = typeof conv === 'string' ? rereading.get(conv) : undefined
+    if (waiting) {
+      waiting.push(event)
+      return
+    }
     options.onEvent(event)
     if (event.type === 'team.created' || event.type === 'team.updated') refreshMembers()
+    const file = teamFileOf(event)
+    if (file?.kind === 'card') refreshMembers()
+    else if (file?.kind === 'queue' && options.onQueue) rereadQueue(file.conv)
   }
   const events = subscribeEvents({
     ...endpoint,
     onEvent(event) {
-      if (!isTeamEvent(event.type)) return
+      if (!isTeamEvent(event)) return
       if (held) held.push(event)
       else deliver(event)
     },

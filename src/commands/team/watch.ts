@@ -5,9 +5,9 @@ import {stdoutIsTTY} from '../../cli/tty.js'
 export default class TeamWatch extends MeshCommand {
   static override description = `Watch the team at work, live, through the running daemon.
 
-On a terminal: the members (working, waiting or idle), the conversations at work as a tree — a member session working on a delegated request sits under the conversation that asked — with each running turn's last line and queue, the open requests and the latest endings (failed turns, answered or refused requests, completed tasks, commits). q or Ctrl-C quits.
+On a terminal: the members (working, waiting or idle), the conversations at work as a tree — a member session working on a delegated request sits under the conversation that asked — with each running turn's last line and queue (an idle conversation's queued items too), cards and queues changed on disk read again, the open requests and the latest endings (failed turns, answered or refused requests, completed tasks, commits). q or Ctrl-C quits.
 
-In a pipe (or with --json): NDJSON — first {"type":"snapshot","ts","data":{members,convs,turns,requests,queues}}, then every team event as the daemon sends it ({type, ts, data}: chat.*, delegation.*, queue.item.*, team.*, task.completed, commit.created). After the daemon drops the stream (a restart) a new snapshot line follows once it is back. Ctrl-C ends it with exit 0. Needs \`mesh serve\` running in the project. See docs/cli.md.`
+In a pipe (or with --json): NDJSON — first {"type":"snapshot","ts","data":{members,convs,turns,requests,queues}}, then every team event as the daemon sends it ({type, ts, data}: chat.*, delegation.*, queue.item.*, team.*, task.completed, commit.created, and file.changed of a team card or a queue: a hand edit, a restore, a deletion). After the daemon drops the stream (a restart) a new snapshot line follows once it is back. Ctrl-C ends it with exit 0. Needs \`mesh serve\` running in the project. See docs/cli.md.`
 
   static override examples = ['<%= config.bin %> team watch', '<%= config.bin %> team watch | jq -c \'select(.type == "chat.assistant.final") | {member: .data.member, status: .data.status}\'']
 

@@ -16,7 +16,7 @@ export type {ConversationView, TurnAnchor, TurnFailure, TurnOrigin, TurnUsage} f
 export type {TurnRecord} from './engine.js'
 export type {MemberSummary} from '../team/cards.js'
 export type {AccessLevel} from './clients/templates.js'
-export type {QueueFile, QueueItem, QueueStatus} from './queue/queue-file.js'
+export type {QueueFile, QueueItem, QueueList, QueueStatus} from './queue/queue-file.js'
 export type {LedgerRow, LedgerSnapshot, Requester, DelegationOutcome} from './delegation/ledger.js'
 export type {BudgetState} from './usage/budget.js'
 export type {UsageTotals, MemberUsage, ConvUsage, DayUsage} from './usage/sum.js'

@@ -7,7 +7,7 @@ export interface RunTeamOptions {
   title: string
   signal: AbortSignal
   /** Starts following; resolves when it stops (rejects when the daemon refuses the token). */
-  follow(options: Pick<WatchTeamOptions, 'signal' | 'onSnapshot' | 'onEvent' | 'onMembers' | 'onState'>): Promise<void>
+  follow(options: Pick<WatchTeamOptions, 'signal' | 'onSnapshot' | 'onEvent' | 'onMembers' | 'onQueue' | 'onState'>): Promise<void>
 }
 
 /** The live team view until q, Ctrl-C or the signal. */
@@ -34,6 +34,7 @@ export async function runTeamView(options: RunTeamOptions): Promise<void> {
     onSnapshot: (snapshot) => emit({kind: 'snapshot', snapshot}),
     onEvent: (event) => emit({kind: 'event', event}),
     onMembers: (members) => emit({kind: 'members', members}),
+    onQueue: (queue) => emit({kind: 'queue', queue}),
     onState: (state) => emit({kind: 'connection', connected: state.connected, reason: state.reason}),
   })
   try {

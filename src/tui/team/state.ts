@@ -15,6 +15,7 @@ import type {
   DelegationOpenedData,
   MemberSummary,
   QueueEventData,
+  QueueFile,
   QueueItem,
   TeamEventData,
   TeamSnapshot,
@@ -88,6 +89,8 @@ export type TeamAction =
   | {kind: 'snapshot'; snapshot: TeamSnapshot}
   | {kind: 'event'; event: DaemonEventMessage}
   | {kind: 'members'; members: MemberSummary[]}
+  /** A queue read again after its file changed on disk: it replaces what the view had (a restore may lower its version). */
+  | {kind: 'queue'; queue: QueueFile}
   | {kind: 'connection'; connected: boolean; reason?: string}
 
 export const NOTICES_KEPT = 8
@@ -134,10 +137,18 @@ function fromSnapshot(state: TeamState, snapshot: TeamSnapshot): TeamState {
   for (const row of requests) if (!convs[row.conv]) convs[row.conv] = {conv: row.conv, member: row.member, turn: null, last: null}
   const queues: Record<string, QueueRow> = {}
   for (const file of snapshot.queues) {
-    queues[file.conv] = {conv: file.conv, version: file.version, items: file.items, ...(file.paused ? {paused: file.paused.reason} : {})}
+    queues[file.conv] = queueRow(file)
     if (file.items.length > 0) convs[file.conv] ??= {conv: file.conv, member: file.member ?? '', turn: null, last: null}
   }
   return {...state, members: snapshot.members.map(memberRow).sort(byId), convs, requests, queues, ready: true}
+}
+
+const queueRow = (file: QueueFile): QueueRow => ({conv: file.conv, version: file.version, items: file.items, ...(file.paused ? {paused: file.paused.reason} : {})})
+
+/** A queue as read again: it replaces the one the view had. */
+function withQueue(state: TeamState, file: QueueFile): TeamState {
+  const next = {...state, queues: {...state.queues, [file.conv]: queueRow(file)}}
+  return file.items.length > 0 ? withConv(next, file.conv, file.member ?? '') : next
 }
 
 const OPENING = /^(`{3,})[ \t]*mesh-[a-z]+[ \t]*$/
@@ -248,6 +259,8 @@ export function teamReducer(state: TeamState, action: TeamAction): TeamState {
       return applyEvent(state, action.event)
     case 'members':
       return {...state, members: action.members.map(memberRow).sort(byId)}
+    case 'queue':
+      return withQueue(state, action.queue)
     case 'connection':
       return {...state, connected: action.connected, reason: action.connected ? null : (action.reason ?? null)}
   }

@@ -1,3 +1,5 @@
+import {readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {subscribeEvents} from '../../../src/client/daemon/events.js'
 import type {SpawnedCli} from '../../support/cli.js'
@@ -89,6 +91,28 @@ describe('mesh team watch in a pipe', () => {
     expect(snapshot.data.turns).toEqual([expect.objectContaining({turn_id: delegated.body.turn_id, conv: 'm-tester', profile: 'tester', status: 'running'})])
     expect(snapshot.data.requests).toEqual([expect.objectContaining({request_id: delegated.body.request_id, conv: 'm-tester', requester: {conv: null, member: 'operator'}, brief: 'Test everything'})])
     expect(snapshot.data.queues).toEqual(expect.arrayContaining([expect.objectContaining({conv: 'm-tester', items: [expect.objectContaining({id: item.body.id, status: 'queued'})]})]))
+    expect(await watcher.stop('SIGINT')).toBe(0)
+  })
+
+  it('lists the queues of idle conversations in its snapshot, and prints the file events of queues and cards', async () => {
+    expect((await team.call('POST', '/chat/conv/c-idle-pipe/queue', {text: 'waiting for its turn', member: 'architect'})).status).toBe(201)
+    const watcher = team.spawn(['team', 'watch'])
+    const snapshot = JSON.parse(await watcher.nextLine()) as Line
+    expect(snapshot.data.convs.some((view: {conv: string}) => view.conv === 'c-idle-pipe')).toBe(false)
+    expect(snapshot.data.queues).toEqual(expect.arrayContaining([expect.objectContaining({conv: 'c-idle-pipe', member: 'architect', items: [expect.objectContaining({text: 'waiting for its turn', status: 'queued'})]})]))
+
+    const queueFile = join(team.repo.root, '.mesh/queues/c-idle-pipe.json')
+    writeFileSync(queueFile, readFileSync(queueFile, 'utf8').replace('waiting for its turn', 'edited by hand'))
+    expect((await readUntil(watcher, (line) => line.type === 'file.changed')).at(-1)!.data).toEqual({path: '.mesh/queues/c-idle-pipe.json', change: 'changed'})
+    const cardFile = join(team.repo.root, '.mesh/team/developer.md')
+    writeFileSync(cardFile, readFileSync(cardFile, 'utf8') + '\nMind the tests.\n')
+    expect((await readUntil(watcher, (line) => line.type === 'file.changed')).at(-1)!.data).toEqual({path: '.mesh/team/developer.md', change: 'changed'})
+    rmSync(queueFile)
+    expect((await readUntil(watcher, (line) => line.type === 'file.changed')).at(-1)!.data).toEqual({path: '.mesh/queues/c-idle-pipe.json', change: 'removed'})
+    // Other files are not the team's: a doc written now is not printed before the queue's next change.
+    writeFileSync(join(team.repo.root, '.mesh/docs/unrelated.md'), 'x\n')
+    expect((await team.call('POST', '/chat/conv/c-idle-pipe/queue', {text: 'again', member: 'architect'})).status).toBe(201)
+    expect((await readUntil(watcher, (line) => line.type.startsWith('queue.') || line.type === 'file.changed')).at(-1)).toMatchObject({type: 'queue.item.added', data: {conv: 'c-idle-pipe'}})
     expect(await watcher.stop('SIGINT')).toBe(0)
   })
 

@@ -134,6 +134,20 @@ describe('the team watch state', () => {
     expect(fold([queueEvent('added', 3, item('q-c', 2, 'third'))], state).queues['c-1'].items).toEqual([])
   })
 
+  it('takes a queue read again after its file changed on disk as it is, even at a lower version (a restore)', () => {
+    let state = fold([{kind: 'snapshot', snapshot: emptySnapshot({queues: [{conv: 'c-1', version: 9, state: 'active', items: [item('q-a', 0)]}]})}])
+    // A restore brought back the file of version 4, with two items; an idle conv's queue appears in the tree.
+    state = fold([{kind: 'queue', queue: {conv: 'c-1', version: 4, state: 'active', member: 'architect', items: [item('q-x', 0, 'restored'), item('q-y', 1)]}}], state)
+    expect(state.queues['c-1']).toEqual({conv: 'c-1', version: 4, items: [item('q-x', 0, 'restored'), item('q-y', 1)]})
+    expect(workTree(state)).toMatchObject([{conv: 'c-1', member: 'architect', queued: 2, next: 'restored'}])
+    // The daemon's next write goes on from the restored version.
+    state = fold([event('queue.item.removed', {conv: 'c-1', version: 5, item: item('q-x', 0, 'restored', 'cancelled')})], state)
+    expect(state.queues['c-1'].items.map((i) => i.id)).toEqual(['q-y'])
+    // Deleted by hand: read again, it is empty.
+    state = fold([{kind: 'queue', queue: {conv: 'c-1', version: 0, state: 'active', items: []}}], state)
+    expect(workTree(state)).toEqual([])
+  })
+
   it('shows a queue paused after a failed turn until it is resumed (issue 19)', () => {
     const paused = {reason: 'turn t-1 of architect failed (exit)', turn_id: 't-1', at: TS}
     let state = fold([{kind: 'snapshot', snapshot: emptySnapshot({queues: [{conv: 'c-1', version: 3, state: 'paused', paused, member: 'architect', items: [item('q-a', 0)]}]})}])

@@ -44,6 +44,11 @@ export interface QueueFile {
   items: QueueItem[]
 }
 
+/** `GET /chat/queues`: every queue holding items (or paused), by conv. */
+export interface QueueList {
+  queues: QueueFile[]
+}
+
 /** A conv id of a route, or 400 `invalid_conv` (it names a file: no `..`, no slash, nothing encoded). */
 export function convOf(raw: string | undefined): string {
   if (typeof raw === 'string' && CONV_PATTERN.test(raw)) return raw

@@ -9,7 +9,7 @@ import type {DaemonContext} from '../../context.js'
 import {answer, type Route, type RouteRequest} from '../../route-table.js'
 import type {ChatEngine} from '../types.js'
 import {QUEUE_DEBUG_TAG} from './constants.js'
-import {convOf} from './queue-file.js'
+import {convOf, type QueueList} from './queue-file.js'
 import {sendItem} from './send.js'
 import {queueStoreOf, type Expect} from './store.js'
 
@@ -31,6 +31,8 @@ export function queueRoutes(context: DaemonContext, engine: ChatEngine, options:
   const base = '/chat/conv/:conv/queue'
   return [
     {method: 'GET', path: base, auth: 'portal', handle: ({params}) => store.read(convOf(params.conv))},
+    // Every queue holding items, idle convs' too (mesh team watch): a conv's queue outlives its turns and the daemon.
+    {method: 'GET', path: '/chat/queues', auth: 'portal', handle: async (): Promise<QueueList> => ({queues: await store.list()})},
     {
       method: 'POST',
       path: base,

@@ -33,6 +33,8 @@ export type SendOutcome = {status: 'sent'; turn_id: string} | {status: 'failed';
 
 export interface QueueStore {
   read(conv: string): Promise<QueueFile>
+  /** Every queue that holds items (or is paused), by conv; a file that cannot be read is left out (reading its conv's queue says why). */
+  list(): Promise<QueueFile[]>
   /** Appends a `queued` item; `member` is stored as the queue's member (409 `member_mismatch` against another one with items left). */
   add(conv: string, input: {text: string; member?: string} & Expect): Promise<QueueItem>
   edit(conv: string, id: string, input: {text: string} & Expect): Promise<QueueItem>
@@ -86,6 +88,13 @@ export function createQueueStore(context: QueueContext): QueueStore {
       throw error
     })
   const now = () => new Date(context.clock()).toISOString()
+  /** The convs with a queue file: only names a conv id can have (an editor's `.x.json.tmp`, a stray `Notes.json` are not queues). */
+  const queuedConvs = async () =>
+    (await listContainedFolder(context.meshPath(), QUEUE_DIR).catch(() => []))
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
+      .map((entry) => entry.name.slice(0, -'.json'.length))
+      .filter((conv) => CONV_PATTERN.test(conv))
+      .sort()
 
   /** One read-modify-write of a conv at a time; idle convs hold no lock. */
   const locked = async <T>(conv: string, work: () => Promise<T>): Promise<T> => {
@@ -228,13 +237,18 @@ export function createQueueStore(context: QueueContext): QueueStore {
       })
     },
 
+    async list() {
+      const files: QueueFile[] = []
+      for (const conv of await queuedConvs()) {
+        const file = await readQueueFile(conv).catch(() => null)
+        if (file && (file.items.length > 0 || file.paused)) files.push(file)
+      }
+      return files
+    },
+
     async recover() {
-      const names = (await listContainedFolder(context.meshPath(), QUEUE_DIR).catch(() => [])).filter((entry) => entry.isFile()).map((entry) => entry.name)
       let recovered = 0
-      for (const name of names) {
-        const conv = name.endsWith('.json') ? name.slice(0, -'.json'.length) : ''
-        // Only files a conv id can name (an editor's `.x.json.tmp`, a stray `Notes.json` are not queues).
-        if (!CONV_PATTERN.test(conv)) continue
+      for (const conv of await queuedConvs()) {
         try {
           recovered += await update(conv, {}, 'queue.recover', (file) => {
             const stuck = file.items.filter((item) => item.status === 'sending')
@@ -243,7 +257,7 @@ export function createQueueStore(context: QueueContext): QueueStore {
             return {result: failed.length, write: failed.length > 0, events: failed.map((item) => ({type: QUEUE_EVENTS.updated, item}))}
           })
         } catch (error) {
-          context.debug.log({lvl: 'warn', tag: QUEUE_DEBUG_TAG.recover, conv, msg: `queue ${name} not recovered: ${(error as Error).message}`})
+          context.debug.log({lvl: 'warn', tag: QUEUE_DEBUG_TAG.recover, conv, msg: `queue ${conv}.json not recovered: ${(error as Error).message}`})
         }
       }
       return recovered

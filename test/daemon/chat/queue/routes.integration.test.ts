@@ -26,7 +26,7 @@ const add = async (text: string, extra: Record<string, unknown> = {}) => {
 
 describe('queue routes', () => {
   it('need the portal token, every one of them', async () => {
-    for (const [method, path] of [['GET', Q], ['POST', Q], ['POST', `${Q}/q-1/edit`], ['POST', `${Q}/q-1/move`], ['POST', `${Q}/q-1/promote`], ['DELETE', `${Q}/q-1`]]) {
+    for (const [method, path] of [['GET', '/chat/queues'], ['GET', Q], ['POST', Q], ['POST', `${Q}/q-1/edit`], ['POST', `${Q}/q-1/move`], ['POST', `${Q}/q-1/promote`], ['DELETE', `${Q}/q-1`]]) {
       const res = await harness.call(method, path, method === 'POST' ? {body: '{}'} : {})
       expect([method, path, res.status, res.body.error.code]).toEqual([method, path, 401, 'portal_token_required'])
     }
@@ -58,6 +58,23 @@ describe('queue routes', () => {
       ['queue.item.updated', 'c-1', 4, b.id],
       ['queue.item.removed', 'c-1', 5, a.id],
     ])
+  })
+
+  it('list every queue that holds items, by conv, leaving out empty and unreadable files', async () => {
+    expect((await harness.call('GET', '/chat/queues', {auth: true})).body).toEqual({queues: []})
+    await add('for c-1')
+    const other = await post('/chat/conv/b-2/queue', {text: 'for b-2', member: 'developer'})
+    expect(other.status).toBe(201)
+    const emptied = await post('/chat/conv/c-3/queue', {text: 'gone soon'})
+    expect((await harness.call('DELETE', `/chat/conv/c-3/queue/${emptied.body.id}`, {auth: true})).status).toBe(200)
+    harness.repo.write('.mesh/queues/c-4.json', '{"not": "a queue"}')
+    harness.repo.write('.mesh/queues/.c-5.json.tmp', '{}')
+    const listed = (await harness.call('GET', '/chat/queues', {auth: true})).body
+    expect(listed.queues.map((queue: {conv: string; items: Array<{text: string}>}) => [queue.conv, queue.items.map((item) => item.text)])).toEqual([
+      ['b-2', ['for b-2']],
+      ['c-1', ['for c-1']],
+    ])
+    expect(listed.queues[0]).toMatchObject({member: 'developer', version: 1, state: 'active'})
   })
 
   it('answer the stable codes of the limits and conflicts', async () => {
