@@ -1,7 +1,8 @@
 /**
  * `mesh serve --detach`: starts the daemon as a background process of its
  * own (no terminal, output to `.mesh/.runtime/daemon.log`) and returns once
- * its /health answers, or fails with what the daemon printed.
+ * its /health answers, or fails with the daemon's own message, whole
+ * (src/protocol/detached-start.ts).
  */
 import {spawn} from 'node:child_process'
 import {setTimeout as sleep} from 'node:timers/promises'
@@ -9,6 +10,7 @@ import {fileURLToPath} from 'node:url'
 import {locateDaemon} from '../client/daemon/locate.js'
 import {openContainedForWriting, readContainedText} from '../lib/contained-files.js'
 import {MeshError} from '../lib/errors.js'
+import {DETACHED_ENV, startFailureOf} from '../protocol/detached-start.js'
 import {meshPath} from '../standard/tasks/project-root.js'
 import {RUNTIME_DIR} from './constants.js'
 import {assertRealMeshFolder} from './project-files.js'
@@ -51,7 +53,7 @@ export async function detachDaemon(options: {root: string; port?: number; logLev
   const logPath = meshPath(options.root, DETACH_LOG)
   const log = await openContainedForWriting(meshPath(options.root), DETACH_LOG, {mode: 0o600})
   const args = [BIN, 'serve', '--dir', options.root, '--log-level', options.logLevel, ...(options.port !== undefined ? ['--port', String(options.port)] : []), ...(options.extraArgs ?? [])]
-  const child = spawn(process.execPath, args, {detached: true, stdio: ['ignore', log.fd, log.fd], env: {...process.env, MESH_DAEMON_DETACHED: '1'}})
+  const child = spawn(process.execPath, args, {detached: true, stdio: ['ignore', log.fd, log.fd], env: {...process.env, [DETACHED_ENV]: '1'}})
   await log.close()
   let exited: number | null = null
   child.once('exit', (code) => (exited = code ?? 1))
@@ -66,7 +68,18 @@ export async function detachDaemon(options: {root: string; port?: number; logLev
     }
     await sleep(POLL_MS)
   }
-  const printed = ((await readContainedText(meshPath(options.root), DETACH_LOG).catch(() => null)) ?? '').split('\n').filter(Boolean).slice(-3).join(' ').trim()
   if (exited === null) child.kill('SIGTERM')
-  throw new MeshError('unavailable', 'daemon_start_failed', `The daemon did not start${printed ? `: ${printed}` : ` within ${START_TIMEOUT_MS / 1000} s`} (log: ${logPath})`)
+  const output = (await readContainedText(meshPath(options.root), DETACH_LOG).catch(() => null)) ?? ''
+  const failure = startFailureOf(output)
+  const said = failure ? `: ${failure.message} (${failure.code}; log: ${logPath})` : exited === null ? ` within ${START_TIMEOUT_MS / 1000} s (log: ${logPath})` : `: ${lastLines(output)} (log: ${logPath})`
+  throw new MeshError('unavailable', 'daemon_start_failed', `The daemon did not start${said}`)
 }
+
+/** A daemon that died without its failure line (a crash, a signal): its last lines, without oclif's ` › ` margins. */
+const lastLines = (output: string) =>
+  output
+    .split('\n')
+    .map((line) => line.replace(/^\s*›\s*/, '').trim())
+    .filter(Boolean)
+    .slice(-3)
+    .join(' ') || 'it printed nothing'

@@ -1,5 +1,7 @@
 import {Flags} from '@oclif/core'
-import {MeshCommand} from '../../cli/base-command.js'
+import {EXIT, MeshCommand} from '../../cli/base-command.js'
+import {isMeshError} from '../../lib/errors.js'
+import {DETACHED_ENV, startFailedLine} from '../../protocol/detached-start.js'
 import {projectDirFlag} from '../../cli/project-dir.js'
 import {chatLimitArgs, chatLimitFlags, chatLimitsOf} from '../../cli/chat-limit-flags.js'
 
@@ -23,6 +25,26 @@ The daemon serves the project on 127.0.0.1 only: on architect.port of .mesh/publ
   }
 
   protected override streamsNdjson = true
+
+  /** Started by `mesh serve --detach`: a failure is also said as one JSON line for it (src/protocol/detached-start.ts). */
+  private detachedChild = false
+
+  override async init() {
+    await super.init()
+    this.detachedChild = process.env[DETACHED_ENV] === '1'
+  }
+
+  protected override async catch(error: Error & {exitCode?: number; oclif?: {exit?: number}}): Promise<unknown> {
+    if (this.detachedChild && error.oclif?.exit === undefined) {
+      process.stdout.write(startFailedLine({code: isMeshError(error) ? error.code : 'internal', message: error.message}))
+    }
+    if (isMeshError(error) && error.code === 'daemon_start_failed' && !this.jsonEnabled()) {
+      // It quotes the daemon's message and a path: whole, never wrapped at 80 columns behind oclif's ` › `.
+      process.stderr.write(`Error: ${error.message}\nCode: ${error.code}\n`)
+      this.exit(EXIT.failure)
+    }
+    return super.catch(error)
+  }
 
   async run() {
     const {flags} = await this.parse(Serve)

@@ -1,4 +1,5 @@
 import {existsSync, readFileSync} from 'node:fs'
+import {createServer, type AddressInfo} from 'node:net'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {json, runCli, spawnCli, type SpawnedCli} from '../../support/cli.js'
@@ -56,6 +57,26 @@ describe('mesh serve (the daemon)', () => {
     const stopped = json(await runCli(['daemon', 'stop', '--json'], {cwd: repo.root}))
     expect(stopped).toEqual({was: 'running', pid: info.pid})
     expect(existsSync(join(repo.root, '.mesh/.runtime/daemon.json'))).toBe(false)
+  })
+
+  it("says why a detached start failed with the daemon's own message, whole", async () => {
+    repo = makeRepo()
+    const taken = createServer()
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+    const port = (taken.address() as AddressInfo).port
+    try {
+      const failed = await runCli(['serve', '--detach', '--port', String(port)], {cwd: repo.root})
+      expect(failed.code).toBe(1)
+      const said = `No free port for the daemon: port ${port} are all taken on 127.0.0.1; free one or set architect.port in .mesh/public/cluster.yaml`
+      // One line, as the daemon said it: no oclif margins of the daemon's output, no wrapping of its own.
+      expect(failed.stderr).toBe(`Error: The daemon did not start: ${said} (daemon_no_port; log: ${join(repo.root, '.mesh/.runtime/daemon.log')})\nCode: daemon_start_failed\n`)
+      const asJson = await runCli(['serve', '--detach', '--port', String(port), '--json'], {cwd: repo.root})
+      expect(asJson.code).toBe(1)
+      expect(json(asJson).error).toEqual({code: 'daemon_start_failed', message: expect.stringContaining(`: ${said} (daemon_no_port; log: `)})
+      expect(readFileSync(join(repo.root, '.mesh/.runtime/daemon.log'), 'utf8')).toContain(JSON.stringify({event: 'start_failed', error: {code: 'daemon_no_port', message: said}}))
+    } finally {
+      taken.close()
+    }
   })
 
   it('recovers from a daemon killed with SIGKILL', async () => {
