@@ -23,13 +23,21 @@ export async function loadPortalToken(root: string): Promise<string> {
     if (isPathRefused(error)) throw invalid('portal_token_invalid', `${path} is not a regular file (${String(error.details?.reason)}); delete it and start the daemon again`)
     throw error
   })
+  await assertPortalTokenPrivate(path)
+  const token = (text ?? '').trim()
+  if (token.length < 16) throw invalid('portal_token_invalid', `${path} does not hold a token; delete it and start the daemon again`)
+  return token
+}
+
+/**
+ * Refuses (`portal_token_exposed`) a token file with any group or other permission bit, as ssh refuses such a
+ * key: the daemon at start and `mesh daemon token` alike (docs/daemon.md, Portal token).
+ */
+export async function assertPortalTokenPrivate(path: string): Promise<void> {
   const info = await lstat(path)
   if (process.platform !== 'win32' && (info.mode & 0o077) !== 0) {
     throw invalid('portal_token_exposed', `${path} can be read by other users; run \`chmod 600 ${path}\``)
   }
-  const token = (text ?? '').trim()
-  if (token.length < 16) throw invalid('portal_token_invalid', `${path} does not hold a token; delete it and start the daemon again`)
-  return token
 }
 
 /** Constant-time comparison of a presented token with the portal token. */

@@ -1,4 +1,4 @@
-import {existsSync, readFileSync} from 'node:fs'
+import {chmodSync, existsSync, readFileSync} from 'node:fs'
 import {createServer, type AddressInfo} from 'node:net'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
@@ -95,6 +95,30 @@ describe('mesh serve (the daemon)', () => {
     expect(outside.code).not.toBe(0)
     expect(outside.errorText).toMatch(/No \.mesh\/ folder/)
     expect(outside.stderr).not.toMatch(/\n\s+at /)
+  })
+})
+
+describe('mesh daemon token', () => {
+  it('refuses a token file other users may read, as the daemon does, and prints nothing of it', async () => {
+    repo = makeRepo()
+    const token = `mpt_${'x'.repeat(43)}`
+    const file = join(repo.root, '.mesh/credentials/portal-token')
+    repo.write('.mesh/credentials/portal-token', `${token}\n`)
+    for (const mode of [0o644, 0o640, 0o604]) {
+      chmodSync(file, mode)
+      const refused = await runCli(['daemon', 'token', '--json'], {cwd: repo.root})
+      expect([mode.toString(8), refused.code, json(refused).error.code]).toEqual([mode.toString(8), 1, 'portal_token_exposed'])
+      expect(refused.stdout + refused.stderr).not.toContain(token)
+    }
+    const text = await runCli(['daemon', 'token'], {cwd: repo.root})
+    expect(text.errorText).toBe(`Error: ${file} can be read by other users; run \`chmod 600 ${file}\` Code: portal_token_exposed`)
+    // The daemon refuses the same file with the same words.
+    const serve = await runCli(['serve', '--port', '0'], {cwd: repo.root})
+    expect(serve.code).toBe(1)
+    expect(serve.errorText).toContain(`${file} can be read by other users`)
+    chmodSync(file, 0o600)
+    const printed = await runCli(['daemon', 'token'], {cwd: repo.root})
+    expect([printed.code, printed.stdout.trim()]).toEqual([0, `portal token: ${token}`])
   })
 })
 
