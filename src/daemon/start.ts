@@ -52,12 +52,14 @@ async function listenOnFirstFree(daemon: Daemon, logger: Logger, ports: number[]
 export async function startDaemon(options: StartDaemonOptions): Promise<RunningDaemon> {
   // Before the lock: the lock file itself must not be written through a linked .mesh.
   await assertRealMeshFolder(options.root)
-  const release = await acquireDaemonLock(options.root)
+  const lock = await acquireDaemonLock(options.root)
+  const release = lock.release
   let url = ''
   let daemon: Daemon | undefined
   let hosted: HostedServer | undefined
   try {
     daemon = await createDaemon({...options, endpoint: () => url})
+    for (const {pid, why} of lock.takenOver) daemon.context.debug.log({lvl: 'warn', tag: 'boot', msg: `took over the daemon lock of pid ${pid}: ${why}`, data: {pid}})
     const stale = await readRuntime(options.root)
     if (stale) daemon.context.debug.log({lvl: 'warn', tag: 'boot', msg: `replacing the runtime file of a daemon that did not stop cleanly (pid ${stale.pid}, port ${stale.port})`})
     const leftovers = await sweepTempFiles(daemon.context.meshPath())

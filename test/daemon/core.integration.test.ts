@@ -1,4 +1,4 @@
-import {existsSync, readFileSync, statSync, writeFileSync} from 'node:fs'
+import {existsSync, readFileSync, realpathSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import WebSocket from 'ws'
@@ -60,7 +60,15 @@ describe('daemon core', () => {
     writeFileSync(join(root, '.mesh/.runtime/daemon.json'), JSON.stringify({port: 1, pid: 999999, started_at: 'x', version: '0'}))
     const next = await startDaemon({root, logger: silentLogger, port: 0})
     expect(JSON.parse(readFileSync(join(root, '.mesh/.runtime/daemon.json'), 'utf8')).pid).toBe(process.pid)
+    const boot = () => next.daemon.context.debug.tail({lastSecs: 600, tags: ['boot']}).events.map((event) => event.msg)
+    expect(boot()).toContain('took over the daemon lock of pid 999999: process 999999 is not running')
     await next.stop()
+    // Killed before it listened: a lock and no runtime file. The takeover is said all the same.
+    writeFileSync(join(root, '.mesh/.runtime/daemon.lock'), `999998 ${realpathSync(root)}`)
+    const third = await startDaemon({root, logger: silentLogger, port: 0})
+    expect(third.daemon.context.debug.tail({lastSecs: 600, tags: ['boot']}).events.map((event) => event.msg)).toContain('took over the daemon lock of pid 999998: process 999998 is not running')
+    await third.stop()
+    expect(existsSync(join(root, '.mesh/.runtime/daemon.lock'))).toBe(false)
     harness.repo.cleanup()
     harness = undefined
   })
