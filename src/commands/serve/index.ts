@@ -31,7 +31,9 @@ The daemon serves the project on 127.0.0.1 only: on architect.port of .mesh/publ
 
   override async init() {
     await super.init()
+    // Read once and dropped: nothing the daemon starts (a turn's client, git and its hooks) inherits it.
     this.detachedChild = process.env[DETACHED_ENV] === '1'
+    delete process.env[DETACHED_ENV]
   }
 
   protected override async catch(error: Error & {exitCode?: number; oclif?: {exit?: number}}): Promise<unknown> {
