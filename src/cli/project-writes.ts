@@ -10,7 +10,7 @@
  * command that found no daemon a moment before one started never
  * interleaves with it.
  */
-import {MeshError, invalid} from '../lib/errors.js'
+import {invalid} from '../lib/errors.js'
 import {MEMBER_ID_PATTERN} from '../protocol/team.js'
 import {BY_OPERATOR} from '../protocol/tasks.js'
 import type {ProjectWriter} from '../daemon/project-writer.js'
@@ -36,17 +36,10 @@ export interface ProjectWrite<T> {
 
 /** Runs `write` through the project's running daemon, else locally; says which. */
 export async function writeProject<T>(dir: string | undefined, write: ProjectWrite<T>): Promise<{via: WriteVia; result: T}> {
-  const [{findProjectRoot}, {locateDaemon, readPortalToken}] = await Promise.all([import('../standard/tasks/project-root.js'), import('../client/daemon/locate.js')])
+  const [{findProjectRoot}, {sessionIfRunning}] = await Promise.all([import('../standard/tasks/project-root.js'), import('./daemon-session.js')])
   const root = await findProjectRoot(dir ?? process.cwd())
-  const found = await locateDaemon(root)
-  if (found.state === 'running') {
-    const token = await readPortalToken(root)
-    if (!token) throw new MeshError('not_found', 'portal_token_missing', 'The daemon runs but its portal token (.mesh/credentials/portal-token) is missing; restart it with `mesh serve`')
-    const {callDaemon} = await import('../client/daemon/daemon-client.js')
-    const {url} = found
-    const session: DaemonSession = {root, url, call: (method, path, body) => callDaemon({url, token, method, path, body})}
-    return {via: 'daemon', result: await write.daemon(session)}
-  }
+  const {session} = await sessionIfRunning(root)
+  if (session) return {via: 'daemon', result: await write.daemon(session)}
   const [{createProjectWriter}, {readDaemonSettings}, {relative, sep}, {meshPath}] = await Promise.all([
     import('../daemon/project-writer.js'),
     import('../daemon/settings.js'),

@@ -79,6 +79,32 @@ export function normalizeDebugEvent(input: DebugInput, now: number): DebugEvent 
 
 const tagMatches = (tag: string, wanted: string[]) => wanted.some((w) => tag === w || tag.startsWith(w + '.'))
 
+/** The events of a stream file, oldest first, each with its line and time; a torn line (a killed daemon's last) is dropped. */
+function debugLines(text: string): Array<{event: DebugEvent; line: string; at: number}> {
+  const lines: Array<{event: DebugEvent; line: string; at: number}> = []
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue
+    try {
+      const event = JSON.parse(line) as DebugEvent
+      const at = Date.parse(event.ts)
+      if (typeof event.tag !== 'string' || typeof event.msg !== 'string' || Number.isNaN(at)) continue
+      lines.push({event, line, at})
+    } catch {
+      // Not an event.
+    }
+  }
+  return lines
+}
+
+/**
+ * The events the stream file under `root` (`.mesh/`) holds at `path`, as the last daemon left them, when no
+ * daemon runs (`mesh daemon logs`); null when there is no file. Read without following a link (issue 18).
+ */
+export async function readDebugFile(root: string, path: string): Promise<DebugEvent[] | null> {
+  const text = await readContainedText(root, path)
+  return text === null ? null : debugLines(text).map((line) => line.event)
+}
+
 export interface DebugStreamOptions {
   /** The folder the stream lives under (the project's `.mesh/`): nothing is written through a link below it. */
   root: string
@@ -102,18 +128,9 @@ export async function openDebugStream(options: DebugStreamOptions): Promise<Debu
   let kept: {event: DebugEvent; line: string; at: number; seq: number}[] = []
   let seq = 0
   let bytes = 0
-  const previous = (await readContainedText(options.root, options.path)) ?? ''
-  for (const line of previous.split('\n')) {
-    if (!line.trim()) continue
-    try {
-      const event = JSON.parse(line) as DebugEvent
-      const at = Date.parse(event.ts)
-      if (typeof event.tag !== 'string' || typeof event.msg !== 'string' || Number.isNaN(at)) continue
-      kept.push({event, line: line + '\n', at, seq: ++seq})
-      bytes += Buffer.byteLength(line) + 1
-    } catch {
-      // A torn last line of a killed daemon: dropped.
-    }
+  for (const {event, line, at} of debugLines((await readContainedText(options.root, options.path)) ?? '')) {
+    kept.push({event, line: line + '\n', at, seq: ++seq})
+    bytes += Buffer.byteLength(line) + 1
   }
 
   let pending = ''

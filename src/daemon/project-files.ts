@@ -15,14 +15,19 @@ import {conflict} from '../lib/errors.js'
 import {MESH_DIR} from '../protocol/daemon.js'
 import {meshPath} from '../standard/tasks/project-root.js'
 import type {DaemonContext} from './context.js'
-import type {DebugStream} from './debug-stream.js'
+import type {DebugInput} from './debug-stream.js'
 
 export const REFUSED_TAG = 'files.refused'
 
-type Reporter = Pick<DaemonContext, 'debug'>
-type Reader = Pick<DaemonContext, 'meshPath' | 'debug'>
+type Reporter = {debug: {log(input: DebugInput): unknown}}
+/**
+ * What reading project files takes: the daemon's context, or a command's reader of the files on disk when no
+ * daemon runs (src/cli/project-reads.ts), whose refusals are said nowhere.
+ */
+export type ProjectReader = Pick<DaemonContext, 'meshPath'> & Reporter
+type Reader = ProjectReader
 
-const said = new WeakMap<DebugStream, Set<string>>()
+const said = new WeakMap<object, Set<string>>()
 
 /**
  * Says a refusal in the debug stream, once per file and reason for the life

@@ -3,13 +3,14 @@ import {MeshCommand} from '../../cli/base-command.js'
 import {stdoutIsTTY} from '../../cli/tty.js'
 import {MeshError} from '../../lib/errors.js'
 import {projectDirFlag} from '../../cli/project-dir.js'
+import type {DebugLine} from '../../client/daemon/follow-debug.js'
 
 const LEVELS = ['debug', 'info', 'warn', 'error'] as const
 
 export default class DaemonLogs extends MeshCommand {
   static override description = `Show the daemon's debug stream (.mesh/.runtime/debug.jsonl, kept 30 minutes).
 
-On a terminal, --follow opens a live view with level colours; press l to change the minimum level, t to filter tags, q to quit. In a pipe (or with --json) every event is one NDJSON line. Needs the portal token, read from .mesh/credentials/portal-token.`
+On a terminal, --follow opens a live view with level colours; press l to change the minimum level, t to filter tags, q to quit. In a pipe (or with --json) every event is one NDJSON line. Reads the running daemon's stream with the portal token (.mesh/credentials/portal-token); with no daemon running it prints the stream file as the last daemon left it, saying so on stderr (--follow waits for a daemon instead).`
 
   static override examples = [
     '<%= config.bin %> daemon logs',
@@ -42,7 +43,28 @@ On a terminal, --follow opens a live view with level colours; press l to change 
       const token = found.state === 'running' ? await readPortalToken(root) : null
       return found.state === 'running' && token ? {url: found.url, token} : null
     }
-    if (!flags.follow && !(await locate())) throw new MeshError('unavailable', 'daemon_not_running', 'No daemon serves this project; start it with `mesh serve` (the stream lives while it runs)')
+    const colour = stdoutIsTTY() && !this.jsonEnabled() && !process.env.NO_COLOR
+    const print = (events: DebugLine[]) => {
+      for (const event of events) {
+        if (!passes(event, flags.level, tags)) continue
+        process.stdout.write((colour ? formatLine(event, true) : stdoutIsTTY() && !this.jsonEnabled() ? formatLine(event, false) : JSON.stringify(event)) + '\n')
+      }
+    }
+    if (!flags.follow && !(await locate())) {
+      // No daemon: the file it keeps the stream in, as the last one left it (the next one starts from it too).
+      const [{readDebugFile}, {meshPath}, {DEBUG_FILE}, {FILES_NOTE}] = await Promise.all([
+        import('../../daemon/debug-stream.js'),
+        import('../../standard/tasks/project-root.js'),
+        import('../../protocol/daemon.js'),
+        import('../../cli/project-reads.js'),
+      ])
+      const kept = await readDebugFile(meshPath(root), DEBUG_FILE)
+      if (kept === null) throw new MeshError('unavailable', 'daemon_not_running', `No daemon serves this project, and none left a debug stream (.mesh/${DEBUG_FILE}); start it with \`mesh serve\``)
+      process.stderr.write(`${FILES_NOTE} (.mesh/${DEBUG_FILE}, as the last daemon left it)\n`)
+      const since = Date.now() - flags.last * 1000
+      print(kept.filter((event) => Date.parse(event.ts) >= since))
+      return
+    }
 
     const controller = new AbortController()
     const stop = () => controller.abort()
@@ -54,18 +76,12 @@ On a terminal, --follow opens a live view with level colours; press l to change 
         await runLogsView({title: `mesh daemon · ${root}`, level: flags.level, tags, signal: controller.signal, follow: (options) => followDebug({locate, lastSecs: flags.last, follow: true, ...options})})
         return
       }
-      const colour = stdoutIsTTY() && !this.jsonEnabled() && !process.env.NO_COLOR
       await followDebug({
         locate,
         lastSecs: flags.last,
         follow: flags.follow,
         signal: controller.signal,
-        onEvents: (events) => {
-          for (const event of events) {
-            if (!passes(event, flags.level, tags)) continue
-            process.stdout.write((colour ? formatLine(event, true) : stdoutIsTTY() && !this.jsonEnabled() ? formatLine(event, false) : JSON.stringify(event)) + '\n')
-          }
-        },
+        onEvents: print,
         onState: (state) => {
           if (!state.connected) process.stderr.write('waiting for the daemon…\n')
         },

@@ -13,8 +13,7 @@ import {getValidator} from '../../lib/schemas.js'
 import {TEAM_FIELDS, TEAM_RETIRED_FIELDS} from '../../standard/constants.js'
 import {describeReadError, parseFrontmatter} from '../../standard/frontmatter.js'
 import {MEMBER_ID_PATTERN} from '../../protocol/team.js'
-import type {DaemonContext} from '../context.js'
-import {entryRefusal, listProjectFolder, readProjectText, reportRefusedPath} from '../project-files.js'
+import {entryRefusal, listProjectFolder, readProjectText, reportRefusedPath, type ProjectReader} from '../project-files.js'
 
 /** spec: a member id, equal to the file name's stem (the rule is written once, in src/protocol/team.ts). */
 export const MEMBER_ID = MEMBER_ID_PATTERN
@@ -92,7 +91,7 @@ const refusedProblem = (reason: string) => `the card is ${reason}: the daemon re
 const unreadCard = (id: string, problem: string): MemberCard => ({...readCardText(id, ''), problem})
 
 /** The text of a member's card: 404 `member_not_found` when there is none, `{refused}` when it is no regular file. */
-async function readCardSource(context: DaemonContext, id: string): Promise<{text: string} | {refused: string}> {
+async function readCardSource(context: ProjectReader, id: string): Promise<{text: string} | {refused: string}> {
   try {
     const text = await readProjectText(context, cardPath(id))
     if (text === null) throw notFound('member_not_found', `No team member ${id} (.mesh/${cardPath(id)})`)
@@ -104,23 +103,23 @@ async function readCardSource(context: DaemonContext, id: string): Promise<{text
 }
 
 /** The raw text of a member's card, 404 `member_not_found`, or 409 `member_malformed` for a card that is no regular file. */
-export async function readCardFile(context: DaemonContext, id: string): Promise<string> {
+export async function readCardFile(context: ProjectReader, id: string): Promise<string> {
   const source = await readCardSource(context, id)
   if ('refused' in source) throw conflict('member_malformed', `.mesh/${cardPath(id)} is ${source.refused}; the daemon reads no card through a link: replace it with the card itself`)
   return source.text
 }
 
 /** Whether `.mesh/team/<id>.md` exists as anything, a link included (not followed). */
-export const cardExists = (context: DaemonContext, id: string): Promise<boolean> => containedEntryExists(context.meshPath(), cardPath(id))
+export const cardExists = (context: ProjectReader, id: string): Promise<boolean> => containedEntryExists(context.meshPath(), cardPath(id))
 
 /** A member's card; one that cannot be used (broken, or no regular file) carries its `problem`. */
-export async function readMember(context: DaemonContext, id: string): Promise<MemberCard> {
+export async function readMember(context: ProjectReader, id: string): Promise<MemberCard> {
   const source = await readCardSource(context, id)
   return 'refused' in source ? unreadCard(id, refusedProblem(source.refused)) : readCardText(id, source.text)
 }
 
 /** Every card of `.mesh/team/*.md` with its prompt, by id; `.archive/` and other folders are not members. */
-export async function listCards(context: DaemonContext): Promise<MemberCard[]> {
+export async function listCards(context: ProjectReader): Promise<MemberCard[]> {
   const entries = await listProjectFolder(context, TEAM_DIR)
   const cards: MemberCard[] = []
   for (const entry of entries) {
@@ -144,7 +143,7 @@ export async function listCards(context: DaemonContext): Promise<MemberCard[]> {
 }
 
 /** The roster without prompts (`GET /team`). */
-export const listMembers = async (context: DaemonContext): Promise<MemberSummary[]> => (await listCards(context)).map(summaryOf)
+export const listMembers = async (context: ProjectReader): Promise<MemberSummary[]> => (await listCards(context)).map(summaryOf)
 
 /** The authored fields in the spec's order (id, title, client, model, context, exposure, effort). */
 export type AuthoredFields = Partial<Record<(typeof TEAM_FIELDS)[number], unknown>>

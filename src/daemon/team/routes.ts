@@ -9,14 +9,13 @@ import {assertValid} from '../../lib/schemas.js'
 import type {DaemonContext} from '../context.js'
 import {listProjectFolder} from '../project-files.js'
 import {answer, type Route, type RouteRequest} from '../route-table.js'
-import {memberAccess} from '../chat/clients/access.js'
-import {loadClients} from '../chat/clients/sources.js'
-import {listMembers, memberIdOf, readMember, type MemberCard} from './cards.js'
+import {memberIdOf, readMember, type MemberCard} from './cards.js'
 import {assertKnownClient} from './client-check.js'
 import {draftMember} from './draft.js'
 import {memberTokens} from './member-tokens.js'
 import {createMember, deleteMember, patchMember, type MemberInput, type MemberPatch} from './members.js'
 import {memberPublicCard} from './public-card.js'
+import {readRoster} from './roster.js'
 
 /** The context tree's node ids: the stems of `.mesh/context/*.md`. */
 async function contextIds(context: DaemonContext): Promise<string[]> {
@@ -48,15 +47,8 @@ export function teamRoutes(context: DaemonContext): Route[] {
       method: 'GET',
       path: '/team',
       auth: 'none',
-      async handle() {
-        // Each member with the access its turns run at on this machine (issue 19): null when its `access:` entry is refused.
-        const [members, clients] = await Promise.all([listMembers(context), loadClients({root: context.root})])
-        const accessOf = (id: string) => {
-          const access = memberAccess(clients, id)
-          return 'level' in access ? access.level : null
-        }
-        return {members: members.map((member) => ({...member, access: accessOf(member.id)}))}
-      },
+      // Each member with the access its turns run at on this machine (issue 19).
+      handle: () => readRoster(context),
     },
     {
       method: 'POST',

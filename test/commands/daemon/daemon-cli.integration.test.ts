@@ -176,10 +176,28 @@ describe('mesh daemon logs', () => {
     }
   })
 
-  it('without a daemon says so and exits 1', async () => {
+  it('without a daemon prints the stream the last one left, saying so; with none ever, says so and exits 1', async () => {
     repo = makeRepo()
-    const result = await runCli(['daemon', 'logs'], {cwd: repo.root})
-    expect(result.code).toBe(1)
-    expect(result.errorText).toMatch(/No daemon serves this project/)
+    const never = await runCli(['daemon', 'logs'], {cwd: repo.root})
+    expect(never.code).toBe(1)
+    expect(never.errorText).toMatch(/No daemon serves this project, and none left a debug stream/)
+
+    server = spawnCli(['serve', '--port', '0', '--json'], {cwd: repo.root})
+    const started = await server.nextJson()
+    const token = readFileSync(join(repo.root, '.mesh/credentials/portal-token'), 'utf8').trim()
+    const posted = await fetch(`${started.url}/debug/log`, {method: 'POST', headers: {authorization: `Bearer ${token}`, 'content-type': 'application/json'}, body: JSON.stringify({events: [{lvl: 'warn', tag: 'ux.left', msg: 'before the stop'}]})})
+    expect(posted.status).toBe(200)
+    expect(await server.stop('SIGINT')).toBe(0)
+    server = undefined
+
+    const left = await runCli(['daemon', 'logs', '--tag', 'ux', '--json'], {cwd: repo.root})
+    expect(left.code, left.stderr).toBe(0)
+    expect(left.stderr).toBe('note: no daemon serves this project; read from the files on disk (.mesh/.runtime/debug.jsonl, as the last daemon left it)\n')
+    expect(left.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([expect.objectContaining({lvl: 'warn', tag: 'ux.left', msg: 'before the stop'})])
+    const boot = await runCli(['daemon', 'logs', '--tag', 'boot', '--level', 'info'], {cwd: repo.root})
+    expect(boot.stdout).toMatch(/serving/)
+    // --last bounds it as it bounds the daemon's tail.
+    const none = await runCli(['daemon', 'logs', '--tag', 'ux', '--last', '0'], {cwd: repo.root})
+    expect([none.code, none.stdout]).toEqual([0, ''])
   })
 })

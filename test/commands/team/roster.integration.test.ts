@@ -4,7 +4,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {parseFrontmatter} from '../../../src/standard/frontmatter.js'
-import {cliCommandLine, cliEnv, json, runCli} from '../../support/cli.js'
+import {cliCommandLine, cliEnv, json, runCli, spawnCli} from '../../support/cli.js'
 import {makeRepo} from '../../standard/fixtures.js'
 import {serveProject, type ServedProject} from './project.js'
 
@@ -226,17 +226,53 @@ describe('mesh team remove', () => {
 })
 
 describe('mesh team without a daemon', () => {
-  it('every verb names mesh serve and exits 1', async () => {
+  it('every verb that writes names mesh serve and exits 1', async () => {
     const repo = makeRepo()
     try {
-      for (const args of [['list'], ['show', 'architect'], ['add', 'x1', '--title', 'X'], ['edit', 'architect', '--title', 'X'], ['remove', 'architect', '--yes'], ['expose', 'architect'], ['rotate', 'architect'], ['revoke', 'architect']]) {
+      for (const args of [['add', 'x1', '--title', 'X'], ['edit', 'architect', '--title', 'X'], ['remove', 'architect', '--yes'], ['expose', 'architect'], ['rotate', 'architect'], ['revoke', 'architect']]) {
         const result = await runCli(['team', ...args], {cwd: repo.root})
         expect(result.code, args.join(' ')).toBe(1)
         expect(result.errorText).toMatch(/No daemon serves this project.*`mesh serve`/)
       }
-      const asJson = await runCli(['team', 'list', '--json', '--dir', repo.root])
+      const asJson = await runCli(['team', 'add', 'x1', '--title', 'X', '--json', '--dir', repo.root])
       expect(json(asJson).error.code).toBe('daemon_not_running')
       expect(existsSync(join(repo.root, '.mesh/team/x1.md'))).toBe(false)
+    } finally {
+      repo.cleanup()
+    }
+  })
+
+  it('list and show read the cards from disk, say so, and answer as the daemon does', async () => {
+    const repo = makeRepo({'.mesh/team/broken.md': 'no frontmatter here\n'})
+    try {
+      const table = await runCli(['team', 'list'], {cwd: repo.root})
+      expect(table.code, table.stderr).toBe(0)
+      expect(table.stderr).toBe('note: no daemon serves this project; read from the files on disk (.mesh/team/)\n')
+      expect(table.stdout.split('\n').find((line) => line.startsWith('architect'))?.split(/\s{2,}/)).toEqual(['architect', 'Coordinating architect', 'claude', 'opus', 'internal', 'read', '—'])
+      const fromFiles = json(await runCli(['team', 'list', '--json'], {cwd: repo.root}))
+      expect(fromFiles.source).toBe('files')
+      expect(fromFiles.members.find((m: {id: string}) => m.id === 'broken').problem).toMatch(/frontmatter/)
+
+      const shown = await runCli(['team', 'show', 'architect'], {cwd: repo.root})
+      expect([shown.code, shown.stderr]).toEqual([0, 'note: no daemon serves this project; read from the files on disk (.mesh/team/architect.md)\n'])
+      expect(shown.stdout).toMatch(/^architect {2}Coordinating architect\n/)
+      expect(shown.stdout.trimEnd().endsWith('You coordinate.')).toBe(true)
+      const card = json(await runCli(['team', 'show', 'architect', '--json'], {cwd: repo.root}))
+      expect(card).toMatchObject({id: 'architect', source: 'files', prompt: '\nYou coordinate.\n'})
+      const unknown = await runCli(['team', 'show', 'nobody', '--json'], {cwd: repo.root})
+      expect([unknown.code, json(unknown).error.code]).toEqual([1, 'member_not_found'])
+
+      // The daemon, once it runs, answers the same.
+      const server = spawnCli(['serve', '--port', '0', '--json'], {cwd: repo.root})
+      try {
+        expect((await server.nextJson()).event).toBe('listening')
+        const fromDaemon = json(await runCli(['team', 'list', '--json'], {cwd: repo.root}))
+        expect(fromDaemon).toEqual({...fromFiles, source: 'daemon'})
+        const viaDaemon = await runCli(['team', 'show', 'architect', '--json'], {cwd: repo.root})
+        expect([viaDaemon.stderr, json(viaDaemon)]).toEqual(['', {...card, source: 'daemon'}])
+      } finally {
+        await server.stop()
+      }
     } finally {
       repo.cleanup()
     }
