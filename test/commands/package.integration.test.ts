@@ -30,4 +30,20 @@ describe('the mesh package (built CLI)', () => {
     expect(result.code).toBe(0)
     for (const command of ['init', 'validate', 'render', 'task', 'initiative', 'roadmap', 'standard', 'plugins']) expect(result.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'))
   })
+
+  it('--help lists each command once: a command with subcommands as its topic, a one-word command as a command', async () => {
+    const {commands} = JSON.parse(await readFile(join(REPO_ROOT, 'oclif.manifest.json'), 'utf8')) as {commands: Record<string, {hidden?: boolean}>}
+    const result = await runCli(['--help'], {env: {OCLIF_COLUMNS: '1000'}})
+    const section = (title: string) => (result.stdout.split(`${title}\n`)[1] ?? '').split('\n\n')[0].split('\n').map((line) => line.trim().split(/\s+/)[0])
+    const topics = section('TOPICS')
+    const listed = [...topics, ...section('COMMANDS')]
+    expect(listed.filter((name, index) => listed.indexOf(name) !== index)).toEqual([])
+    // Every first word of a command is there once (the plugins plugin's `plugins` included).
+    const firstWords = [...new Set([...Object.keys(commands).map((id) => id.split(':')[0]), 'plugins'])].sort()
+    expect([...listed].sort()).toEqual(firstWords)
+    expect(topics).toEqual(expect.arrayContaining(['serve', 'task', 'plugins']))
+    expect(topics).not.toContain('ask')
+    // A topic's own help still lists its subcommands.
+    expect((await runCli(['serve', '--help'])).stdout).toMatch(/^ {2}serve registry\b/m)
+  })
 })
