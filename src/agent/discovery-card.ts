@@ -8,6 +8,7 @@
 import type {ErrorObject} from 'ajv'
 import {invalid} from '../lib/errors.js'
 import {getValidator, instancePathToField} from '../lib/schemas.js'
+import {patternWords} from '../lib/schema-words.js'
 import type {CardPricing, PublicCard} from '../protocol/agent-card.js'
 import {cardLimitProblem} from '../protocol/registry.js'
 
@@ -115,7 +116,7 @@ export function discoveryCardOf(card: PublicCard, options: DiscoveryCardOptions 
   if (!validate(discovery)) {
     const first = validate.errors![0]
     const field = fieldOf(first)
-    fail(field, `"${field}" ${first.message ?? 'is invalid'} in the DiscoveryCard sent to the registry (schemas/discovery-card.schema.json)`)
+    fail(field, `"${field}" ${first.keyword === 'pattern' ? `must be ${patternWords((first.params as {pattern: string}).pattern)}` : (first.message ?? 'is invalid')} in the DiscoveryCard sent to the registry (schemas/discovery-card.schema.json)`)
   }
   const limit = cardLimitProblem(discovery as unknown as Record<string, unknown>, 'the DiscoveryCard')
   if (limit) fail('$', `${limit.message}; make the card smaller`)

@@ -5,7 +5,7 @@
  * the schema wants a string) is said to be repeated.
  */
 import {invalid, isMeshError} from '../lib/errors.js'
-import {assertValid} from '../lib/schemas.js'
+import {assertValid, getValidator} from '../lib/schemas.js'
 
 /** What each field must look like, said to a person, keyed by the error's field path. */
 export type Shapes = Record<string, string>
@@ -20,7 +20,9 @@ export function assertShaped<T>(schema: string, raw: unknown, shapes: Shapes, co
     if (code === 'invalid_query' && field && Array.isArray((raw as Record<string, unknown> | null)?.[field])) {
       throw invalid(code, `${field} is given more than once`, {field})
     }
-    if (field && shapes[field] && /pattern|NOT have (more|fewer)/.test(error instanceof Error ? error.message : '')) {
+    // The validator still holds the errors assertValid just read: a pattern or a length is the shape's to say.
+    const keyword = getValidator(schema).errors?.[0]?.keyword
+    if (field && shapes[field] && (keyword === 'pattern' || keyword === 'minLength' || keyword === 'maxLength')) {
       throw invalid(code, shapes[field], {field})
     }
     throw error

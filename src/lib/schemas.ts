@@ -5,6 +5,7 @@ import type {ErrorObject, ValidateFunction} from 'ajv'
 import {Ajv2020} from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import {invalid} from './errors.js'
+import {patternWords} from './schema-words.js'
 
 // ajv-formats ships CommonJS; under NodeNext its default export is nested one level.
 const addFormats = (addFormatsModule as unknown as {default: (ajv: Ajv2020) => Ajv2020}).default
@@ -56,10 +57,29 @@ export function instancePathToField(path: string): string {
     .reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '')
 }
 
-/** A one-line human reading of an ajv error. */
-export function describeSchemaError(error: ErrorObject): string {
+/** The value at an ajv instance path (`/a/0/b`) of `data`. */
+function valueAt(data: unknown, path: string): unknown {
+  let value = data
+  for (const part of path.split('/').slice(1)) {
+    if (value === null || typeof value !== 'object') return undefined
+    value = (value as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')]
+  }
+  return value
+}
+
+/**
+ * A one-line human reading of an ajv error. A pattern is said in words
+ * (src/lib/schema-words.ts), never as the raw regex message; with `data` (the
+ * value validated), the offending value is quoted, cut at 40 characters.
+ */
+export function describeSchemaError(error: ErrorObject, data?: unknown): string {
   const where = instancePathToField(error.instancePath)
   switch (error.keyword) {
+    case 'pattern': {
+      const value = data === undefined ? undefined : valueAt(data, error.instancePath)
+      const got = typeof value === 'string' ? `; got ${JSON.stringify(value.length > 40 ? `${value.slice(0, 39)}…` : value)}` : ''
+      return `${where === '$' ? 'the value' : where} must be ${patternWords((error.params as {pattern: string}).pattern)}${got}`
+    }
     case 'additionalProperties':
       return `${where}: unknown key "${(error.params as {additionalProperty: string}).additionalProperty}"`
     case 'required':
@@ -84,5 +104,5 @@ export function assertValid<T>(name: string, value: unknown, code = 'invalid_bod
     : first.keyword === 'additionalProperties'
       ? instancePathToField(`${first.instancePath}/${(first.params as {additionalProperty: string}).additionalProperty}`)
       : instancePathToField(first.instancePath)
-  throw invalid(code, describeSchemaError(first), {field})
+  throw invalid(code, describeSchemaError(first, value), {field})
 }

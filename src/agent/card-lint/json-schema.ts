@@ -9,7 +9,7 @@
 import type {ValidateFunction} from 'ajv'
 import {Ajv2020} from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
-import {instancePathToField} from '../../lib/schemas.js'
+import {describeSchemaError, instancePathToField} from '../../lib/schemas.js'
 
 // ajv-formats ships CommonJS; under NodeNext its default export is nested one level.
 const addFormats = (addFormatsModule as unknown as {default: (ajv: Ajv2020) => Ajv2020}).default
@@ -44,5 +44,7 @@ export function firstFailure(validate: ValidateFunction): string {
     return `missing required field ${field}`
   }
   if (error.keyword === 'additionalProperties') return `unknown field ${instancePathToField(`${error.instancePath}/${(error.params as {additionalProperty: string}).additionalProperty}`)}`
+  // A pattern in words, never the raw regex message (issue 21).
+  if (error.keyword === 'pattern') return describeSchemaError(error)
   return `${instancePathToField(error.instancePath)} ${error.message ?? 'is invalid'}`
 }

@@ -29,7 +29,7 @@ export function schemaFindings(card: unknown, skip: (path: string) => boolean): 
     const path = errorPath(error)
     if (seen.has(path) || skip(path)) continue
     seen.add(path)
-    findings.push({severity: cardRule('card-schema').severity, rule: 'card-schema', message: describeSchemaError(error), path})
+    findings.push({severity: cardRule('card-schema').severity, rule: 'card-schema', message: describeSchemaError(error, card), path})
   }
   return findings
 }

@@ -8,6 +8,7 @@ import {readFile} from 'node:fs/promises'
 import type {ErrorObject} from 'ajv'
 import {invalid} from '../../lib/errors.js'
 import {getValidator, instancePathToField} from '../../lib/schemas.js'
+import {patternWords} from '../../lib/schema-words.js'
 import type {PublicCard} from '../../protocol/agent-card.js'
 
 /** The JSON path of the field an ajv error is about (a missing key names the key itself). */
@@ -22,6 +23,7 @@ function problemOf(error: ErrorObject): string {
   const field = fieldOf(error)
   if (error.keyword === 'required') return `"${field}" is missing`
   if (error.keyword === 'pattern' && /(^|\.)id$/.test(field)) return `"${field}" must be kebab-case (a-z, 0-9 and single hyphens)`
+  if (error.keyword === 'pattern') return `"${field}" must be ${patternWords((error.params as {pattern: string}).pattern)}`
   return `"${field}" ${error.message ?? 'is invalid'}`
 }
 

@@ -67,7 +67,7 @@ function snapshotCard(card: unknown): PublicCard {
   }
   const validate = getValidator<PublicCard>('public-card')
   if (!validate(copy)) {
-    const problems = validate.errors!.slice(0, 3).map(describeSchemaError).join('; ')
+    const problems = validate.errors!.slice(0, 3).map((error) => describeSchemaError(error, copy)).join('; ')
     fail(`the card is not a valid PublicCard (schemas/public-card.schema.json): ${problems}`)
   }
   return deepFreeze(copy as PublicCard)

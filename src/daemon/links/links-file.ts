@@ -169,7 +169,7 @@ export function updateLinks<T>(context: DaemonContext, update: LinksUpdate<T>): 
       const validate = getValidator<LinksRegistry>('links-yaml')
       if (!validate(registry)) {
         const errors = validate.errors ?? []
-        throw update.refuse?.(errors) ?? brokenFile(`would not be valid: ${describeSchemaError(errors[0])}`, instancePathToField(errors[0].instancePath))
+        throw update.refuse?.(errors) ?? brokenFile(`would not be valid: ${describeSchemaError(errors[0], registry)}`, instancePathToField(errors[0].instancePath))
       }
       if (next === text) return {result, registry, written: false}
       await context.writer.write(LINKS_FILE, next, {reason: update.reason})

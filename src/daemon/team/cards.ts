@@ -9,7 +9,7 @@
  */
 import {containedEntryExists, isPathRefused} from '../../lib/contained-files.js'
 import {conflict, invalid, notFound} from '../../lib/errors.js'
-import {getValidator} from '../../lib/schemas.js'
+import {describeSchemaError, getValidator} from '../../lib/schemas.js'
 import {TEAM_FIELDS, TEAM_RETIRED_FIELDS} from '../../standard/constants.js'
 import {describeReadError, parseFrontmatter} from '../../standard/frontmatter.js'
 import {MEMBER_ID_PATTERN} from '../../protocol/team.js'
@@ -75,7 +75,7 @@ export function readCardText(id: string, text: string): MemberCard {
   // Retired fields are accepted on input (spec); a missing id is the stem's.
   if (!validate({id, ...record})) {
     const first = validate.errors![0]
-    card.problem = `${first.instancePath || 'the frontmatter'} ${first.message ?? 'is invalid'}`.trim()
+    card.problem = first.keyword === 'pattern' ? describeSchemaError(first, {id, ...record}) : `${first.instancePath || 'the frontmatter'} ${first.message ?? 'is invalid'}`.trim()
   } else if (record.id !== undefined && record.id !== id) {
     card.problem = `its id ${JSON.stringify(record.id)} is not the file name ${id}`
   }

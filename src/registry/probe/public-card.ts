@@ -22,7 +22,7 @@ export type CardMatchPlan =
 export function checkPublicCard(value: unknown): {card: PublicCard} | {error: string} {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return {error: 'card_invalid: not a JSON object'}
   const validate = getValidator<PublicCard>('public-card')
-  if (!validate(value)) return {error: `card_invalid: ${describeSchemaError(validate.errors![0])}`}
+  if (!validate(value)) return {error: `card_invalid: ${describeSchemaError(validate.errors![0], value)}`}
   return {card: value}
 }
 

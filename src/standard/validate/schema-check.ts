@@ -2,6 +2,7 @@ import type {ErrorObject} from 'ajv'
 import {getValidator} from '../../lib/schemas.js'
 import type {FileKind, ProjectFile} from '../project/index.js'
 import {instancePathToField} from '../../lib/schemas.js'
+import {patternWords} from '../../lib/schema-words.js'
 import type {FindingCollector} from './collector.js'
 import type {Severity} from './types.js'
 
@@ -149,7 +150,7 @@ function describe(error: ErrorObject, data: unknown, root: Record<string, unknow
     case 'const':
       return `${where}must be ${show(params.allowedValue)}`
     case 'pattern':
-      return `${where}${show(value)} must match ${params.pattern}`
+      return `${where}${show(value)} must be ${patternWords(params.pattern as string)}`
     case 'format':
       return `${where}${show(value)} must be a ${FORMAT_NAMES[params.format as string] ?? params.format}`
     case 'type':

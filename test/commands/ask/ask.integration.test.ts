@@ -86,6 +86,15 @@ describe('mesh ask', () => {
     expect(busy.errorText).toMatch(new RegExp(`Conversation ${conv} is busy: architect is still answering in it.*mesh queue add ${conv}`))
   })
 
+  it('says what a valid member or conversation id looks like, never a raw schema message (issue 21)', async () => {
+    const member = await team.mesh(['ask', 'Not A Member', 'hello', '--json'])
+    expect([member.code, json(member).error]).toEqual([1, {code: 'invalid_body', field: 'member', message: 'member must be an id: a lowercase letter, then 1 to 31 of a-z, 0-9 and - (e.g. developer); got "Not A Member"'}])
+    const conv = await team.mesh(['ask', 'architect', 'hello', '--conv', 'My Chat'])
+    expect(conv.code).toBe(1)
+    expect(conv.errorText).toContain('conv must be a conversation id: a lowercase letter or digit, then up to 79 of a-z, 0-9, ., _ and - (e.g. c-3f9a0b1c2d3e); got "My Chat"')
+    for (const result of [member, conv]) expect(result.stdout + result.stderr).not.toMatch(/must match pattern|\^\[/)
+  })
+
   it('says when no daemon serves the project', async () => {
     const {makeRepo} = await import('../../standard/fixtures.js')
     const repo = makeRepo()

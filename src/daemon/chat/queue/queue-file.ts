@@ -82,7 +82,7 @@ export function parseQueue(conv: string, text: string): QueueFile {
     throw unreadable(conv, `not JSON (${(error as Error).message})`)
   }
   const validate = getValidator<QueueFile>('queue')
-  if (!validate(value)) throw unreadable(conv, describeSchemaError(validate.errors![0]))
+  if (!validate(value)) throw unreadable(conv, describeSchemaError(validate.errors![0], value))
   if (value.conv !== conv) throw unreadable(conv, `its conv is ${JSON.stringify(value.conv)}`)
   const items = value.items.map((item, index) => ({item, index})).sort((a, b) => a.item.position - b.item.position || a.index - b.index)
   // `state` follows `paused`: a hand edit that removes one removes both.
