@@ -116,7 +116,8 @@ export function discoveryCardOf(card: PublicCard, options: DiscoveryCardOptions 
   if (!validate(discovery)) {
     const first = validate.errors![0]
     const field = fieldOf(first)
-    fail(field, `"${field}" ${first.keyword === 'pattern' ? `must be ${patternWords((first.params as {pattern: string}).pattern)}` : (first.message ?? 'is invalid')} in the DiscoveryCard sent to the registry (schemas/discovery-card.schema.json)`)
+    const wrong = first.keyword === 'pattern' ? `must be ${patternWords((first.params as {pattern: string}).pattern)}` : (first.message ?? 'is invalid')
+    fail(field, `"${field}" ${wrong} in the DiscoveryCard sent to the registry (schemas/discovery-card.schema.json)`)
   }
   const limit = cardLimitProblem(discovery as unknown as Record<string, unknown>, 'the DiscoveryCard')
   if (limit) fail('$', `${limit.message}; make the card smaller`)
