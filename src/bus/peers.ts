@@ -6,18 +6,7 @@
  * `peers` of `/health` (docs/relay.md and docs/messaging.md "Health").
  */
 import type {Logger} from '../lib/log.js'
-
-/** A node's heartbeat row: its id and when it last wrote (epoch ms). */
-export interface NodeSeen {
-  node_id: string
-  seen_at: number
-}
-
-/** A node this sweep removed, with how many of its presence rows went with it. */
-export interface SweptNode {
-  node_id: string
-  members: number
-}
+import type {NodeSeen, SweptNode} from '../store/nodes/table.js'
 
 /** One peer as `/health` shows it. */
 export interface PeerView {
