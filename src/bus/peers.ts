@@ -1,7 +1,8 @@
 /**
  * One node's view of the other nodes of its deployment, from the heartbeat
- * rows they write in the shared store. The relay (presence nodes) and the
- * registry's messaging layer (socket nodes) each keep one: it logs each
+ * rows they write in the shared store. The node heartbeat (node-heartbeat.ts)
+ * of the relay (presence nodes) and of the registry's messaging layer (socket
+ * nodes) each keeps one: it logs each
  * change of a peer once (up, silent, swept, back, left) and answers the
  * `peers` of `/health` (docs/relay.md and docs/messaging.md "Health").
  */

@@ -1,9 +1,9 @@
 /**
  * buildRegistryServer: everything `mesh serve registry` runs, assembled from
  * a config — database (openStorage: SQLite file or PostgreSQL), bus (openBus:
- * local or NATS), the
- * registry with its parts (search, probe, messaging), and the cluster relay
- * on the same database and bus. The command only parses flags and serves.
+ * local or NATS), the registry with its parts (search, probe, messaging), and
+ * the cluster relay on the same database and bus. The command only parses
+ * flags and serves.
  */
 import {mkdir} from 'node:fs/promises'
 import {openBus} from '../bus/open.js'
