@@ -7,7 +7,7 @@
  * on open streams, and cleanup when the browser goes.
  *
  * A stream one hub opened may join other hubs (`join`): one connection then
- * carries several hubs' events, each hub's under its own `topic`. A browser
+ * carries several hubs' events, each hub's marked with its own `topic`. A browser
  * opens at most six HTTP/1.1 connections to a host, so the registry's pages
  * share one stream per browser for all their tabs (docs/site.md).
  */
@@ -31,9 +31,10 @@ export interface EventStreamHub {
   open(ctx: Context, hello?: (stream: EventStream) => void): EventStream | null
   /**
    * Adds a stream another hub opened, until it closes. This hub's events
-   * reach it as `event: <topic>` with data `{"event", "data"}`; what `hello`
-   * sends also carries `"greeting": true` (what every new stream is told once,
-   * which a browser relaying the stream to several tabs keeps for latecomers).
+   * reach it as unnamed events whose data is `{"topic", "event", "data"}`;
+   * what `hello` sends also carries `"greeting": true` (what every new stream
+   * is told once, which a browser relaying the stream to several tabs keeps
+   * for latecomers).
    * Counts towards `max`: check `full` first.
    */
   join(stream: EventStream, hello?: (stream: EventStream) => void): void
@@ -77,8 +78,9 @@ interface Connection {
 const connections = new WeakMap<EventStream, Connection>()
 
 const eventText = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`
+// Unnamed (an EventSource's `message`): a reader that relays the stream gets every topic with one listener.
 const topicText = (topic: string, event: string, data: unknown, greeting = false) =>
-  eventText(topic, greeting ? {event, data, greeting} : {event, data})
+  `data: ${JSON.stringify(greeting ? {topic, event, data, greeting} : {topic, event, data})}\n\n`
 
 /** The answer to one stream too many: 503 `too_many_streams`, retry after the reconnect delay. */
 export function refuseStream(ctx: Context, retryMs: number): void {

@@ -6,9 +6,10 @@
 // - else the tab that holds a Web Lock, passing events on over a BroadcastChannel (when it
 //   closes, the next tab in the lock's queue takes over);
 // - else the page itself.
-// The server sends a topic's events as `event: <topic>`, data {"event", "data"}; what a new
+// The server sends every topic's events unnamed, data {"topic", "event", "data"}; what a new
 // stream is told once (the catalog's `ready`) also carries "greeting": true, and the relay
-// keeps the last greeting of each topic for a tab that subscribes later.
+// keeps the last greeting of each topic for a tab that subscribes later (even for a topic no
+// tab had asked for yet when it came).
 // Messages to tabs: {kind: 'event', topic, data: <the event's JSON text>} and
 // {kind: 'state', state: 'open' | 'closed'}; from tabs: {kind: 'subscribe', topic} and
 // {kind: 'leave'}.
@@ -22,6 +23,8 @@
   const MAX_REOPEN_MS = 30_000
   // A worker whose last tab left keeps the stream this long: the next page of a tab comes back.
   const IDLE_CLOSE_MS = 10_000
+
+  const isTopic = (topic) => typeof topic === 'string' && /^[a-z][a-z0-9-]{0,31}$/.test(topic)
 
   /** The one EventSource and what it has seen; `send(message)` passes a message on to the tabs. */
   function createRelay(send) {
@@ -37,18 +40,21 @@
       state = next
       if (next !== 'connecting') send({kind: 'state', state: next})
     }
-    const onTopic = (event) => {
+    const onMessage = (event) => {
+      let message
       try {
-        if (JSON.parse(event.data).greeting === true) greetings.set(event.type, event.data)
+        message = JSON.parse(event.data)
       } catch {
         return
       }
-      send({kind: 'event', topic: event.type, data: event.data})
+      if (!message || !isTopic(message.topic)) return
+      if (message.greeting === true) greetings.set(message.topic, event.data)
+      if (topics.has(message.topic)) send({kind: 'event', topic: message.topic, data: event.data})
     }
     const open = () => {
       reopenTimer = null
       source = new EventSource(STREAM_URL)
-      for (const topic of topics) source.addEventListener(topic, onTopic)
+      source.addEventListener('message', onMessage)
       source.addEventListener('open', () => {
         reopenMs = REOPEN_MS
         setState('open')
@@ -65,10 +71,7 @@
     }
     return {
       need(topic) {
-        if (!topics.has(topic)) {
-          topics.add(topic)
-          if (source) source.addEventListener(topic, onTopic)
-        }
+        topics.add(topic)
         if (!source && !reopenTimer) open()
       },
       /** What a tab subscribing to `topic` now is told: the stream's state and the topic's greeting. */
@@ -87,8 +90,6 @@
       },
     }
   }
-
-  const isTopic = (topic) => typeof topic === 'string' && /^[a-z][a-z0-9-]{0,31}$/.test(topic)
 
   // In the SharedWorker: one relay for every tab that connects.
   if (typeof SharedWorkerGlobalScope === 'function' && self instanceof SharedWorkerGlobalScope) {

@@ -1,8 +1,8 @@
 /**
  * `GET /site/events`: the site's one event stream per browser. It joins every
- * live area's hub, so one connection carries all their topics (`event:
- * network`, `event: clusters`); the page script `live.js` shares it among all
- * the site's tabs of a browser. Refused whole (503 `too_many_streams`) when
+ * live area's hub, so one connection carries all their topics (data
+ * `{"topic": "network" | "clusters", "event", "data"}`); the page script
+ * `live.js` shares it among all the site's tabs of a browser. Refused whole (503 `too_many_streams`) when
  * the site's own cap or any area's is reached, so no area is silently missing.
  */
 import type {Context, Next} from 'koa'
