@@ -12,7 +12,8 @@
 // tab had asked for yet when it came).
 // Messages to tabs: {kind: 'event', topic, data: <the event's JSON text>} and
 // {kind: 'state', state: 'open' | 'closed'}; from tabs: {kind: 'subscribe', topic} and
-// {kind: 'leave'}.
+// {kind: 'leave'}. On the BroadcastChannel a subscribe also says `from` (the tab's name), the
+// leader's answer `to` whom, and a new leader announces itself ({kind: 'leader'}).
 'use strict'
 ;(() => {
   const STREAM_URL = '/site/events'
@@ -59,7 +60,8 @@
         reopenMs = REOPEN_MS
         setState('open')
       })
-      source.addEventListener('error', () => {
+      source.addEventListener('error', (event) => {
+        if (event.target !== source) return
         // A new stream greets anew.
         greetings.clear()
         setState('closed')
@@ -163,21 +165,23 @@
 
   function viaElectedTab() {
     const channel = new BroadcastChannel(NAME)
+    // Names this tab on the channel, so a welcome reaches only the tab that subscribed (not a secret).
+    const me = Math.random().toString(36).slice(2)
     const mine = new Set()
     const abort = new AbortController()
     let relay = null
     let release = null
     channel.addEventListener('message', ({data}) => {
-      if (!data) return
+      if (!data || (data.to !== undefined && data.to !== me)) return
       if (relay) {
-        // The leader: another tab subscribes (its state and greeting go to all; both are idempotent).
+        // The leader: another tab subscribes.
         if (data.kind === 'subscribe' && isTopic(data.topic)) {
           relay.need(data.topic)
-          for (const message of relay.welcome(data.topic)) channel.postMessage(message)
+          for (const message of relay.welcome(data.topic)) channel.postMessage({...message, to: data.from})
         }
       } else if (data.kind === 'leader') {
         // A new leader knows no one's topics yet.
-        for (const topic of mine) channel.postMessage({kind: 'subscribe', topic})
+        for (const topic of mine) channel.postMessage({kind: 'subscribe', topic, from: me})
       } else deliver(data)
     })
     const lead = () =>
@@ -196,7 +200,7 @@
     return {
       subscribe(topic) {
         mine.add(topic)
-        if (!relay) return channel.postMessage({kind: 'subscribe', topic})
+        if (!relay) return channel.postMessage({kind: 'subscribe', topic, from: me})
         relay.need(topic)
         for (const message of relay.welcome(topic)) deliver(message)
       },
