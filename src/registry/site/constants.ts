@@ -37,7 +37,7 @@ export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable'
 /** The site's one event stream per browser, every live area's events in one connection (live/). */
 export const SITE_STREAM_PATH = '/site/events'
 
-/** Event streams open at once on one node (`/network/events`, `/clusters/events`); more are told to retry. */
+/** Event streams open at once on one node per area (`/network/events`, `/clusters/events`, each counting `/site/events` too); more are told to retry. */
 export const MAX_EVENT_STREAMS = 1000
 
 /** A comment line on every open stream this often, so proxies keep it open. */
