@@ -9,7 +9,7 @@ import {fileURLToPath} from 'node:url'
 import {locateDaemon} from '../client/daemon/locate.js'
 import {openContainedForWriting, readContainedText} from '../lib/contained-files.js'
 import {MeshError} from '../lib/errors.js'
-import {meshPath} from '../standard/tasks/project-root.js'
+import {meshPath} from '../standard/project/project-root.js'
 import {RUNTIME_DIR} from './constants.js'
 import {assertRealMeshFolder} from './project-files.js'
 

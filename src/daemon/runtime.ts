@@ -8,7 +8,7 @@
 import {rm} from 'node:fs/promises'
 import {createContainedFileExclusive, readContainedText, writeContainedFile} from '../lib/contained-files.js'
 import {conflict} from '../lib/errors.js'
-import {meshPath} from '../standard/tasks/project-root.js'
+import {meshPath} from '../standard/project/project-root.js'
 import {isProcessAlive, projectRealPath, readRuntime, servesProject, type DaemonRuntime} from '../client/daemon/locate.js'
 import {DAEMON_FILE, RUNTIME_DIR} from './constants.js'
 

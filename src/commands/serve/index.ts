@@ -26,7 +26,7 @@ The daemon serves the project on 127.0.0.1 only: on architect.port of .mesh/publ
 
   async run() {
     const {flags} = await this.parse(Serve)
-    const {findProjectRoot} = await import('../../standard/tasks/project-root.js')
+    const {findProjectRoot} = await import('../../standard/project/project-root.js')
     const root = await findProjectRoot(flags.dir ?? process.cwd())
     if (flags.detach) {
       const {detachDaemon} = await import('../../daemon/detach.js')
