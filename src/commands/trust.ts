@@ -21,7 +21,7 @@ The daemon runs a project's clients file only while you trust those bytes: a cha
       import('../standard/project/project-root.js'),
       import('../daemon/chat/clients/project-trust.js'),
       import('../client/printable.js'),
-      import('../client/agent/challenge-format.js'),
+      import('../lib/shell-quote.js'),
     ])
     const root = await findProjectRoot(flags.dir ?? process.cwd())
     if (flags.revoke) {
