@@ -18,7 +18,7 @@ export interface DaemonSession {
 /** The daemon serving the project at or above `dir`, or `daemon_not_running` (exit 1). */
 export async function connectDaemon(dir: string | undefined): Promise<DaemonSession> {
   const [{findProjectRoot}, {locateDaemon, readPortalToken}, {callDaemon}] = await Promise.all([
-    import('../standard/tasks/project-root.js'),
+    import('../standard/project/project-root.js'),
     import('../client/daemon/locate.js'),
     import('../client/daemon/daemon-client.js'),
   ])

@@ -36,7 +36,7 @@ export interface ProjectWrite<T> {
 
 /** Runs `write` through the project's running daemon, else locally; says which. */
 export async function writeProject<T>(dir: string | undefined, write: ProjectWrite<T>): Promise<{via: WriteVia; result: T}> {
-  const [{findProjectRoot}, {locateDaemon, readPortalToken}] = await Promise.all([import('../standard/tasks/project-root.js'), import('../client/daemon/locate.js')])
+  const [{findProjectRoot}, {locateDaemon, readPortalToken}] = await Promise.all([import('../standard/project/project-root.js'), import('../client/daemon/locate.js')])
   const root = await findProjectRoot(dir ?? process.cwd())
   const found = await locateDaemon(root)
   if (found.state === 'running') {
@@ -51,7 +51,7 @@ export async function writeProject<T>(dir: string | undefined, write: ProjectWri
     import('../daemon/project-writer.js'),
     import('../daemon/settings.js'),
     import('node:path'),
-    import('../standard/tasks/project-root.js'),
+    import('../standard/project/project-root.js'),
   ])
   const settings = await readDaemonSettings(root)
   const writer = createProjectWriter({root, clock: Date.now, snapshotsEnabled: () => settings.snapshots.enabled})

@@ -21,7 +21,7 @@ Prints one table of addresses; Ctrl-C stops everything. See docs/daemon.md, Whol
   async run() {
     const {flags} = await this.parse(Up)
     const [{findProjectRoot}, {createLogger}, {startNetwork}, {printable}, {serveProcess}] = await Promise.all([
-      import('../standard/tasks/project-root.js'),
+      import('../standard/project/project-root.js'),
       import('../lib/log.js'),
       import('../cli/whole-network.js'),
       import('../client/printable.js'),

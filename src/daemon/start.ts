@@ -12,8 +12,9 @@ import {DAEMON_HOST, DAEMON_PORT_FIRST, DAEMON_PORT_LAST} from './constants.js'
 import {createDaemon, type Daemon, type DaemonOptions} from './daemon.js'
 import {assertRealMeshFolder} from './project-files.js'
 import {sweepTempFiles} from './temp-sweep.js'
-import {projectRealPath} from '../client/daemon/locate.js'
-import {acquireDaemonLock, readRuntime, removeRuntime, writeRuntime, type DaemonRuntime} from './runtime.js'
+import {projectRealPath} from '../lib/real-path.js'
+import type {DaemonRuntime} from '../protocol/daemon.js'
+import {acquireDaemonLock, readRuntime, removeRuntime, writeRuntime} from './runtime.js'
 
 export interface StartDaemonOptions extends Omit<DaemonOptions, 'endpoint'> {
   logger: Logger

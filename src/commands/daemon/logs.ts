@@ -30,7 +30,7 @@ On a terminal, --follow opens a live view with level colours; press l to change 
   async run() {
     const {flags} = await this.parse(DaemonLogs)
     const [{findProjectRoot}, {locateDaemon, readPortalToken}, {followDebug}, {passes, formatLine}] = await Promise.all([
-      import('../../standard/tasks/project-root.js'),
+      import('../../standard/project/project-root.js'),
       import('../../client/daemon/locate.js'),
       import('../../client/daemon/follow-debug.js'),
       import('../../tui/logs/format.js'),

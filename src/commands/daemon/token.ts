@@ -15,7 +15,7 @@ The token is the last word of the output, so \`$(mesh daemon token | awk '{print
 
   async run() {
     const {flags} = await this.parse(DaemonToken)
-    const [{findProjectRoot}, {readPortalToken}] = await Promise.all([import('../../standard/tasks/project-root.js'), import('../../client/daemon/locate.js')])
+    const [{findProjectRoot}, {readPortalToken}] = await Promise.all([import('../../standard/project/project-root.js'), import('../../client/daemon/locate.js')])
     const root = await findProjectRoot(flags.dir ?? process.cwd())
     const token = await readPortalToken(root)
     if (!token) throw new MeshError('not_found', 'portal_token_missing', 'No portal token yet: it is created when the daemon first starts (`mesh serve`)')

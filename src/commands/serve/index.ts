@@ -26,10 +26,10 @@ The daemon serves the project on 127.0.0.1 only: on architect.port of .mesh/publ
 
   async run() {
     const {flags} = await this.parse(Serve)
-    const {findProjectRoot} = await import('../../standard/tasks/project-root.js')
+    const {findProjectRoot} = await import('../../standard/project/project-root.js')
     const root = await findProjectRoot(flags.dir ?? process.cwd())
     if (flags.detach) {
-      const {detachDaemon} = await import('../../daemon/detach.js')
+      const {detachDaemon} = await import('../../cli/detach.js')
       const started = await detachDaemon({root, port: flags.port, logLevel: flags['log-level'], extraArgs: chatLimitArgs(flags)})
       if (!this.jsonEnabled()) {
         this.log(`mesh daemon ${started.already ? 'already serving' : 'serving'} ${root} on ${started.url} (pid ${started.pid}; \`mesh daemon stop\` stops it)`)
