@@ -104,6 +104,13 @@ module.exports = {
       to: {path: '^src/registry/'},
     },
     {
+      name: 'daemon-client-only-in-transport',
+      comment: "The daemon is a service: it reaches the client layer only from src/daemon/transport/, where it joins a relay as a member (the relay client's connection and backoff). Contracts it shares with its own callers (daemon.json, /events) live in src/protocol/, helpers in src/lib/.",
+      severity: 'error',
+      from: {path: '^src/daemon/', pathNot: '^src/daemon/transport/'},
+      to: {path: CLIENT},
+    },
+    {
       name: 'agent-kit-stands-alone',
       comment: 'The agent kit (mesh/agent) runs in an agent\'s own process: src/agent imports no other service, so an agent never loads the registry, relay, daemon or standard.',
       severity: 'error',

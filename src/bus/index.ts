@@ -1,2 +1,3 @@
 export {createLocalBus, type Bus, type BusHandler, type BusStatus} from './bus.js'
-// createNatsBus lives in ./nats.js and is imported lazily by callers, so the nats client loads only when used.
+// openBus imports ./nats.js lazily, so the nats client loads only when a NATS URL is given.
+export {openBus, type OpenBusOptions} from './open.js'

@@ -1,23 +1,13 @@
 /**
  * One node's view of the other nodes of its deployment, from the heartbeat
- * rows they write in the shared store. The relay (presence nodes) and the
- * registry's messaging layer (socket nodes) each keep one: it logs each
+ * rows they write in the shared store. The node heartbeat (node-heartbeat.ts)
+ * of the relay (presence nodes) and of the registry's messaging layer (socket
+ * nodes) each keeps one: it logs each
  * change of a peer once (up, silent, swept, back, left) and answers the
  * `peers` of `/health` (docs/relay.md and docs/messaging.md "Health").
  */
 import type {Logger} from '../lib/log.js'
-
-/** A node's heartbeat row: its id and when it last wrote (epoch ms). */
-export interface NodeSeen {
-  node_id: string
-  seen_at: number
-}
-
-/** A node this sweep removed, with how many of its presence rows went with it. */
-export interface SweptNode {
-  node_id: string
-  members: number
-}
+import type {NodeSeen, SweptNode} from '../store/nodes/table.js'
 
 /** One peer as `/health` shows it. */
 export interface PeerView {

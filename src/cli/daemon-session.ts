@@ -17,7 +17,7 @@ export interface DaemonSession {
 
 /** The daemon serving the project at or above `dir`, or `daemon_not_running` (exit 1). */
 export async function connectDaemon(dir: string | undefined): Promise<DaemonSession> {
-  const {findProjectRoot} = await import('../standard/tasks/project-root.js')
+  const {findProjectRoot} = await import('../standard/project/project-root.js')
   const root = await findProjectRoot(dir ?? process.cwd())
   const found = await sessionIfRunning(root)
   if (found.session) return found.session

@@ -25,7 +25,7 @@ export const FILES_NOTE = 'note: no daemon serves this project; read from the fi
 
 /** Runs `read` through the project's running daemon, else on the files; says which. */
 export async function readProject<T>(dir: string | undefined, read: ProjectRead<T>): Promise<{source: ReadSource; result: T}> {
-  const [{findProjectRoot, meshPath}, {sessionIfRunning}] = await Promise.all([import('../standard/tasks/project-root.js'), import('./daemon-session.js')])
+  const [{findProjectRoot, meshPath}, {sessionIfRunning}] = await Promise.all([import('../standard/project/project-root.js'), import('./daemon-session.js')])
   const root = await findProjectRoot(dir ?? process.cwd())
   const {session} = await sessionIfRunning(root)
   if (session) return {source: 'daemon', result: await read.daemon(session)}

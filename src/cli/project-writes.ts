@@ -36,7 +36,7 @@ export interface ProjectWrite<T> {
 
 /** Runs `write` through the project's running daemon, else locally; says which. */
 export async function writeProject<T>(dir: string | undefined, write: ProjectWrite<T>): Promise<{via: WriteVia; result: T}> {
-  const [{findProjectRoot}, {sessionIfRunning}] = await Promise.all([import('../standard/tasks/project-root.js'), import('./daemon-session.js')])
+  const [{findProjectRoot}, {sessionIfRunning}] = await Promise.all([import('../standard/project/project-root.js'), import('./daemon-session.js')])
   const root = await findProjectRoot(dir ?? process.cwd())
   const {session} = await sessionIfRunning(root)
   if (session) return {via: 'daemon', result: await write.daemon(session)}
@@ -44,7 +44,7 @@ export async function writeProject<T>(dir: string | undefined, write: ProjectWri
     import('../daemon/project-writer.js'),
     import('../daemon/settings.js'),
     import('node:path'),
-    import('../standard/tasks/project-root.js'),
+    import('../standard/project/project-root.js'),
   ])
   const settings = await readDaemonSettings(root)
   const writer = createProjectWriter({root, clock: Date.now, snapshotsEnabled: () => settings.snapshots.enabled})

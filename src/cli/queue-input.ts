@@ -8,7 +8,7 @@ import {readFile} from 'node:fs/promises'
 import {Args, Flags} from '@oclif/core'
 import {printable} from '../client/printable.js'
 import {CONV_PATTERN} from '../daemon/chat/constants.js'
-import type {QueueItem} from '../daemon/chat/queue/queue-file.js'
+import type {QueueItem} from '../protocol/queue.js'
 import {invalid} from '../lib/errors.js'
 
 /** Item ids the daemon makes are `q-<12 hex>`; a hand-edited file may hold others of this shape. */

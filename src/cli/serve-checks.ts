@@ -1,7 +1,8 @@
 /**
  * Checks of the server flags (`mesh serve registry`, `mesh serve relay`)
- * before anything starts, and the words for a start failure: which backend
- * failed, at which host, never with the password of a URL.
+ * before anything starts; a bad value is a usage error (exit 2) that never
+ * echoes the password of a URL. The words for a failed start are in
+ * serve-failure.ts.
  */
 import {stat} from 'node:fs/promises'
 import {resolve} from 'node:path'
@@ -56,18 +57,6 @@ export async function checkDataDir(dir: string): Promise<void> {
   if (info && !info.isDirectory()) throw usage('usage_data_dir', `--data ${dir} is a file, not a folder`)
 }
 
-/** Which backend a start error came from, for the message: "PostgreSQL at db:5432", "NATS at nats:4222", "SQLite in <dir>". */
-export function failedBackend(error: unknown, config: {databaseUrl?: string; natsUrl?: string; dataDir: string}): string | null {
-  const e = error as {name?: string; code?: string; severity?: unknown; hostname?: string; address?: string; port?: number}
-  const network = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH'].includes(e.code ?? '') || error instanceof AggregateError
-  const hostOfError = e.hostname ?? (e.address ? `${e.address}${e.port ? `:${e.port}` : ''}` : undefined)
-  const matches = (url?: string) => url && hostOfError && (hostOf(url) === hostOfError || new URL(url).hostname === hostOfError)
-  if (config.natsUrl && (e.name === 'NatsError' || matches(config.natsUrl))) return `NATS at ${hostOf(config.natsUrl)} (--nats)`
-  if (config.databaseUrl && (e.severity !== undefined || matches(config.databaseUrl) || (network && !config.natsUrl))) return `PostgreSQL at ${hostOf(config.databaseUrl)} (--database-url)`
-  if (!config.databaseUrl && e.name === 'SqliteError') return `SQLite in ${config.dataDir}`
-  return null
-}
-
 export interface CheckedServerFlags {
   /** `--data`, absolute. */
   dataDir: string
@@ -88,50 +77,4 @@ export async function checkServerFlags(flags: Pick<ServerFlagValues, 'data' | 'd
   const dataDir = resolve(flags.data)
   await checkDataDir(dataDir)
   return {dataDir, publicUrl: publicUrl?.replace(/\/+$/, '')}
-}
-
-/** The passwords of the given URLs (a NATS flag may list several), raw and decoded, to mask in messages. */
-function passwordsOf(...urls: Array<string | undefined>): string[] {
-  const found: string[] = []
-  for (const url of urls.flatMap((u) => (u ? u.split(',') : []))) {
-    try {
-      const password = new URL(url.trim()).password
-      if (password) found.push(password, decodeURIComponent(password))
-    } catch {
-      // Checked before start: an unparsable URL never got this far.
-    }
-  }
-  return found.filter((p) => p.length > 0)
-}
-
-/**
- * The one error both servers give when they cannot start: `listen_failed`
- * (the port or the address), else `<service>_start_failed` naming the backend
- * at fault. Never a URL's password; a MeshError passes unchanged.
- */
-export function startFailure(
-  error: unknown,
-  service: 'registry' | 'relay',
-  config: {host: string; port: number; databaseUrl?: string; natsUrl?: string; dataDir: string},
-): MeshError {
-  if (error instanceof MeshError) return error
-  const e = error as NodeJS.ErrnoException & {syscall?: string; port?: number}
-  let why: string
-  if (e?.syscall === 'listen' || e?.code === 'EADDRINUSE') {
-    // Node's error carries the port it tried (the one picked for --port 0).
-    const port = e.port || config.port
-    why =
-      e.code === 'EADDRINUSE' ? `port ${port} is already in use`
-      : e.code === 'EACCES' ? `no permission to bind port ${port}`
-      : e.code === 'EADDRNOTAVAIL' ? 'no interface of this machine has that address; check --host'
-      : (e.code ?? e.message)
-    return new MeshError('unavailable', 'listen_failed', `The ${service} could not listen on ${config.host}:${port}: ${why}`)
-  }
-  const backend = failedBackend(error, config)
-  // NATS reports bare codes (CONNECTION_REFUSED); an AggregateError (every address refused) has an empty message.
-  why = String(e?.message || e?.code || error)
-  // The known passwords first (one may hold an @), then any user:password@ of a URL the driver prints.
-  for (const password of passwordsOf(config.databaseUrl, config.natsUrl)) why = why.split(password).join('***')
-  why = why.replace(/\/\/[^@\s]*@/g, '//***@')
-  return new MeshError('unavailable', `${service}_start_failed`, `The ${service} could not start: ${backend ? `${backend}: ` : ''}${why}`)
 }

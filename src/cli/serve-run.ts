@@ -1,14 +1,15 @@
 /**
  * How an operator's server runs from the CLI, the same for `mesh serve
  * registry` and `mesh serve relay`: flag checks, the hint about an old data
- * folder, one start line (or NDJSON event) once ready, the same start
- * failures, and a clean stop on SIGINT/SIGTERM (docs/registry.md "Running a
- * registry", docs/relay.md "Running it").
+ * folder, one start line (or NDJSON event) once ready; the start failures
+ * and the stop on SIGINT/SIGTERM are every serve's (serve-process.ts).
+ * docs/registry.md "Running a registry", docs/relay.md "Running it".
  */
 import {join} from 'node:path'
 import type {Logger} from '../lib/log.js'
 import {legacyEnvHint, oldDataDir, oldDataHint} from './old-data-hint.js'
-import {checkServerFlags, hostOf, startFailure} from './serve-checks.js'
+import {checkServerFlags, hostOf} from './serve-checks.js'
+import {serveProcess} from './serve-process.js'
 import type {ServerFlagValues} from './server-flags.js'
 
 export type ServiceName = 'registry' | 'relay'
@@ -70,50 +71,32 @@ export async function runServer(options: RunServerOptions): Promise<never> {
   const old = databaseUrl ? null : oldDataDir(dataDir, options.dataFromDefault)
   if (old) logger.warn(oldDataHint(old, dataDir), {data: dataDir, old_data: old})
 
-  let started: StartedServer
-  try {
-    started = await options.start({dataDir, publicUrl, logger})
-  } catch (error) {
-    throw startFailure(error, service, {host: flags.host, port: flags.port, databaseUrl, natsUrl, dataDir})
-  }
-
-  // Listening before the line goes out: a client that signals as soon as it reads it must find the handlers.
-  const stopSignal = new Promise<NodeJS.Signals>((done) => {
-    process.once('SIGINT', () => done('SIGINT'))
-    process.once('SIGTERM', () => done('SIGTERM'))
+  return serveProcess({
+    server: {service, listen: {host: flags.host, port: flags.port, portFlag: '--port'}, backends: {dataDir, databaseUrl, natsUrl}},
+    logger,
+    start: () => options.start({dataDir, publicUrl, logger}),
+    announce(started) {
+      const listening: ListeningEvent = {
+        event: 'listening',
+        service,
+        url: started.url,
+        port: started.port,
+        public_url: started.publicUrl,
+        storage: databaseUrl ? 'postgres' : 'sqlite',
+        data: dataDir,
+        bus: natsUrl ? 'nats' : 'local',
+        proxy: flags.proxy,
+      }
+      if (options.json) {
+        emit(listening)
+        return
+      }
+      const storage = databaseUrl ? `postgresql at ${hostOf(databaseUrl)}` : `sqlite ${join(dataDir, 'mesh.db')}`
+      const bus = natsUrl ? `bus nats (prefix ${flags['nats-prefix']})` : 'bus local'
+      options.log(`mesh ${service} listening on ${started.url} (public ${started.publicUrl}; ${storage}; ${bus}${flags.proxy ? '; behind a proxy' : ''})`)
+    },
+    stopped(signal) {
+      if (options.json) emit({event: 'stopped', service, signal})
+    },
   })
-  const listening: ListeningEvent = {
-    event: 'listening',
-    service,
-    url: started.url,
-    port: started.port,
-    public_url: started.publicUrl,
-    storage: databaseUrl ? 'postgres' : 'sqlite',
-    data: dataDir,
-    bus: natsUrl ? 'nats' : 'local',
-    proxy: flags.proxy,
-  }
-  if (options.json) emit(listening)
-  else {
-    const storage = databaseUrl ? `postgresql at ${hostOf(databaseUrl)}` : `sqlite ${join(dataDir, 'mesh.db')}`
-    const bus = natsUrl ? `bus nats (prefix ${flags['nats-prefix']})` : 'bus local'
-    options.log(`mesh ${service} listening on ${started.url} (public ${started.publicUrl}; ${storage}; ${bus}${flags.proxy ? '; behind a proxy' : ''})`)
-  }
-
-  const signal = await stopSignal
-  // A second signal while shutting down means "now".
-  const force = () => process.exit(1)
-  process.once('SIGINT', force)
-  process.once('SIGTERM', force)
-  logger.info('stopping', {signal})
-  try {
-    await started.stop()
-  } catch (error) {
-    logger.error('stop failed', {error: String((error as Error)?.message ?? error)})
-    process.exit(1)
-  }
-  logger.info('stopped')
-  if (options.json) emit({event: 'stopped', service, signal})
-  // Everything is closed; exit now rather than wait on idle sockets of clients.
-  process.exit(0)
 }

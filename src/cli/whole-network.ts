@@ -6,17 +6,18 @@
  * services, none of which knows about the others (docs/daemon.md, Whole network).
  */
 import {readFile} from 'node:fs/promises'
-import {createServer} from 'node:net'
 import {join} from 'node:path'
 import {runHeartbeat} from '../agent/heartbeat.js'
 import {createRegistryClient} from '../client/registry/registry-client.js'
 import {startDaemon, type RunningDaemon} from '../daemon/start.js'
 import {serve, type HostedServer} from '../http/host.js'
+import {portIsFree, publicAddress} from '../http/listen.js'
 import {writeFileAtomic} from '../lib/atomic-write.js'
-import {isMeshError, MeshError} from '../lib/errors.js'
+import {isMeshError} from '../lib/errors.js'
 import type {Logger} from '../lib/log.js'
 import {MESH_DIR, RUNTIME_DIR} from '../protocol/daemon.js'
 import {buildRegistryServer, type RegistryServer} from '../registry/compose.js'
+import {listenFailure} from './serve-failure.js'
 
 /** Where the embedded registry keeps its SQLite database and secrets, under `.mesh/`. */
 export const NETWORK_DIR = `${RUNTIME_DIR}/network`
@@ -58,14 +59,6 @@ async function readDirectoryBlock(root: string): Promise<DirectoryBlock | null> 
   }
 }
 
-async function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer()
-    probe.once('error', () => resolve(false))
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)))
-  })
-}
-
 /** Registers the directory agent (or reuses the key kept from an earlier `mesh up`) and keeps it online. */
 async function keepDirectoryAgentOnline(options: {registryUrl: string; dataDir: string; block: DirectoryBlock; projectName: string; signal: AbortSignal; onAgent?: NetworkOptions['onAgent']}) {
   const client = createRegistryClient({registry: options.registryUrl})
@@ -96,36 +89,27 @@ async function keepDirectoryAgentOnline(options: {registryUrl: string; dataDir: 
 
 export async function startNetwork(options: NetworkOptions): Promise<RunningNetwork> {
   const dataDir = join(options.root, MESH_DIR, NETWORK_DIR)
-  let port = options.registryPort
-  if (port === undefined) port = (await portIsFree(DEFAULT_REGISTRY_PORT)) ? DEFAULT_REGISTRY_PORT : 0
+  const host = '127.0.0.1'
   const stops: Array<() => Promise<void>> = []
   const stopAll = async () => {
     for (const stop of stops.splice(0).reverse()) await stop().catch((error) => options.logger.warn('stop failed', {error: String(error)}))
   }
   try {
     // The daemon first: its lock refuses a second network in the same project before anything else opens.
-    const daemon = await startDaemon({root: options.root, logger: options.logger, port: options.daemonPort})
+    const daemon = await startDaemon({root: options.root, logger: options.logger, port: options.daemonPort}).catch((error: unknown) => {
+      // A fixed --daemon-port in use; the scan of the spec's range says daemon_no_port itself.
+      throw listenFailure(error, {service: 'daemon', host, port: options.daemonPort ?? 0, portFlag: '--daemon-port'}) ?? error
+    })
     stops.push(() => daemon.stop())
-    // The registry's public URL names its port, so a free one is found first when none is fixed.
-    if (port === 0) {
-      port = await new Promise<number>((resolve, reject) => {
-        const probe = createServer()
-        probe.once('error', reject)
-        probe.listen(0, '127.0.0.1', () => {
-          const {port: free} = probe.address() as {port: number}
-          probe.close(() => resolve(free))
-        })
-      })
-    }
-    const registryUrl = `http://127.0.0.1:${port}`
+    const wanted = options.registryPort ?? ((await portIsFree(DEFAULT_REGISTRY_PORT, host)) ? DEFAULT_REGISTRY_PORT : 0)
+    const {port, publicUrl: registryUrl} = await publicAddress({host, port: wanted})
     const server: RegistryServer = await buildRegistryServer({dataDir, publicUrl: registryUrl, logger: options.logger, allowPrivateEndpoints: true})
     stops.push(() => server.close())
     let hosted: HostedServer
     try {
-      hosted = await serve({services: server.services, logger: options.logger, port, host: '127.0.0.1'})
+      hosted = await serve({services: server.services, logger: options.logger, port, host})
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code
-      throw new MeshError('unavailable', 'listen_failed', `The embedded registry could not listen on 127.0.0.1:${port}: ${code === 'EADDRINUSE' ? 'the port is in use' : code ?? (error as Error).message}; pass --registry-port`)
+      throw listenFailure(error, {service: 'registry', host, port, portFlag: '--registry-port'}) ?? error
     }
     stops.push(() => hosted.stop())
 

@@ -6,18 +6,19 @@
  * while it has a local member of that cluster. Presence rows live in the
  * store keyed by node (so `ready.online`, catalog counts and member limits see
  * every node) and join/leave events travel on the subject (so live rosters
- * follow without polling). A node heartbeats in the store; rows and roster
- * entries of a node silent for NODE_STALE_MS are dropped (crashed node). A
- * node that finds itself swept (it stalled, it was not dead) writes its
- * members' rows and joins again (docs/relay.md, Several nodes).
+ * follow without polling). The node's heartbeat (node-heartbeat.ts) keeps
+ * its row alive, drops rows and roster entries of nodes silent for
+ * NODE_STALE_MS (crashed nodes), and writes this node's members again when
+ * peers swept it after a stall (docs/relay.md, Several nodes).
  */
 import type {Duplex} from 'node:stream'
 import type {WebSocket} from 'ws'
 import type {Bus} from '../bus/bus.js'
-import {createPeerWatch, type NodeSeen, type PeerWatch} from '../bus/peers.js'
+import type {NodeHeartbeat} from '../bus/node-heartbeat.js'
 import type {Logger} from '../lib/log.js'
-import {clusterSubject, NODE_HEARTBEAT_MS, NODE_STALE_MS} from './constants.js'
+import {clusterSubject, NODE_STALE_MS} from './constants.js'
 import {encodeEnvelope} from './envelope.js'
+import {createRelayHeartbeat} from './node-heartbeat.js'
 import {Room} from './room.js'
 import {Seats} from './seats.js'
 import type {PresenceEntry, ClusterStore} from './store/store.js'
@@ -39,8 +40,7 @@ export interface HubOptions {
 export class Hub {
   readonly rooms = new Map<string, Room>()
   private readonly members = new Set<Member>()
-  private nodeAlive: Promise<void> | null = null
-  private timers: NodeJS.Timeout[] = []
+  private keepaliveTimer: NodeJS.Timeout | undefined
   private stopped = false
   /** Leaves still being written, awaited on stop so their events go out before the bus closes. */
   private readonly pending = new Set<Promise<void>>()
@@ -50,16 +50,17 @@ export class Hub {
   private readonly outbox = new Outbox()
   /** Places held for sockets still joining (members-per-cluster limit). */
   private readonly seats = new Seats()
-  /** The other relay nodes as the last heartbeat saw them (logs and `/health`). */
-  readonly peers: PeerWatch
-  /** A beat found this node's row gone: its members are hidden from peers until announced again. */
-  private swept = false
-  /** The clock-behind warning of the current sweep, logged once. */
-  private behindLogged = false
+  /** This node's row among the relay nodes: heartbeat, peers, sweep. */
+  private readonly node: NodeHeartbeat
 
   constructor(private readonly o: HubOptions) {
     this.wall = new Wall(this, o)
-    this.peers = createPeerWatch({nodeId: o.bus.nodeId, staleMs: NODE_STALE_MS, logger: o.logger, area: 'relay'})
+    this.node = createRelayHeartbeat(this, o)
+  }
+
+  /** The other relay nodes as the last heartbeat saw them (logs and `/health`). */
+  get peers() {
+    return this.node.peers
   }
 
   get nodeId() {
@@ -73,25 +74,14 @@ export class Hub {
 
   /** Starts keepalive pings and the node heartbeat. */
   start() {
-    if (this.timers.length) return
-    this.timers.push(setInterval(() => this.keepalive(), this.o.limits.pingIntervalMs).unref())
-    this.timers.push(setInterval(() => void this.heartbeat().catch(() => {}), NODE_HEARTBEAT_MS).unref())
-    // The first full beat right away: /health lists the peers from the start.
-    void this.ensureNode()
-      .then(() => this.heartbeat())
-      .catch(() => {})
+    if (this.keepaliveTimer) return
+    this.keepaliveTimer = setInterval(() => this.keepalive(), this.o.limits.pingIntervalMs).unref()
+    void this.node.start().catch(() => {})
   }
 
-  /** The node's first heartbeat, before any of its presence rows can count. */
-  ensureNode(): Promise<void> {
-    this.nodeAlive ??= this.o.store.heartbeatNode(this.nodeId, this.o.clock()).then(
-      () => {},
-      (error) => {
-        this.nodeAlive = null
-        throw error
-      },
-    )
-    return this.nodeAlive
+  /** One node heartbeat now (the timer's work; tests call it with an injected clock). Rejects, after logging, when the store fails. */
+  heartbeat(): Promise<void> {
+    return this.node.beat()
   }
 
   /**
@@ -179,18 +169,18 @@ export class Hub {
     return this.seats.take(clusterId)
   }
 
-  private presenceOf(member: Member): PresenceEntry {
+  presenceOf(member: Member): PresenceEntry {
     const {agent, did, vis} = member.identity
     return {cluster_id: member.clusterId, node_id: this.nodeId, socket_id: member.id, agent, did, vis, joined_at: member.joinedAt}
   }
 
-  private publishJoin(member: Member) {
+  publishJoin(member: Member) {
     const {agent, did, vis} = member.identity
     this.publish(member.clusterId, {k: 'join', node: this.nodeId, sid: member.id, agent, did, vis})
   }
 
   /** Joined, and not left since (nor its cluster closing). */
-  private isLocal(member: Member) {
+  isLocal(member: Member) {
     const room = this.rooms.get(member.clusterId)
     return room !== undefined && !room.closing && room.local.get(member.id) === member
   }
@@ -202,7 +192,7 @@ export class Hub {
       const created = new Room(clusterId, this.nodeId, {onDeleted: (r) => this.closeRoom(r, 'deleted')})
       this.rooms.set(clusterId, created)
       created.ready = (async () => {
-        await this.ensureNode()
+        await this.node.ensure()
         created.unsubscribe = this.o.bus.subscribe(clusterSubject(clusterId), (data) => {
           try {
             created.onBus(data)
@@ -297,86 +287,12 @@ export class Hub {
     }
   }
 
-  /**
-   * One node heartbeat: marks this node alive, reads every node's row (the
-   * peer watch logs changes), sweeps nodes silent for NODE_STALE_MS with
-   * their presence, and drops their members from live rosters. When this
-   * node's own row was gone (peers swept it after a stall), it writes its
-   * members' rows again and, once its row is seen live, publishes their joins
-   * again. Runs every NODE_HEARTBEAT_MS; tests call it with an injected clock.
-   * Rejects (after logging) when the store fails.
-   */
-  async heartbeat(): Promise<void> {
-    const now = this.o.clock()
-    try {
-      // Stays set until the joins are out: a beat that fails half-way leaves it for the next one.
-      if (!(await this.o.store.heartbeatNode(this.nodeId, now))) this.swept = true
-      const nodes = await this.o.store.listNodes()
-      this.peers.observe(nodes, now)
-      const rewritten = this.swept && !this.stopped && this.inStep(nodes, now) ? await this.rewritePresence() : null
-      this.peers.swept(await this.o.store.sweepNodes(now - NODE_STALE_MS))
-      // Read after the sweep, right before the rosters: a node that started meanwhile keeps its members.
-      const liveNodes = await this.o.store.listLiveNodes(now - NODE_STALE_MS)
-      // Swept again since our beat (a slow write, a peer's clock ahead): the rows just written hang on no
-      // node row and peers would drop the members at their next beat. The next beat finds the row gone again.
-      if (rewritten && liveNodes.includes(this.nodeId)) this.announceAgain(rewritten)
-      const live = new Set(liveNodes)
-      live.add(this.nodeId)
-      for (const room of this.rooms.values()) {
-        for (const socketId of room.roster.socketsOutside(live)) room.announce(room.roster.remove(socketId))
-      }
-    } catch (error) {
-      this.o.logger.warn('presence heartbeat failed', {error: String(error)})
-      throw error
-    }
-  }
-
-  /**
-   * Whether this node's row, written at `now`, stays live for every peer. A
-   * peer whose last beat is more than NODE_STALE_MS ahead of our clock sweeps
-   * it at each of its beats: announcing the members would only make them
-   * flap online and offline, so they stay hidden and this is logged once.
-   */
-  private inStep(nodes: NodeSeen[], now: number): boolean {
-    const ahead = Math.max(0, ...nodes.filter((n) => n.node_id !== this.nodeId).map((n) => n.seen_at)) - now
-    if (ahead <= NODE_STALE_MS) return true
-    if (!this.behindLogged) this.o.logger.warn('node clock behind peers; members not announced again', {area: 'relay', node_id: this.nodeId, behind_ms: ahead})
-    this.behindLogged = true
-    return false
-  }
-
-  /**
-   * Writes the presence row of every local member again (a sweep removed
-   * them) and answers the members still here once written.
-   */
-  private async rewritePresence(): Promise<Member[]> {
-    const members = [...this.rooms.values()].flatMap((room) => (room.closing ? [] : [...room.local.values()]))
-    await Promise.all(members.map((member) => this.o.store.addPresence(this.presenceOf(member))))
-    // One that left meanwhile may have had its row removed before ours landed: remove it after ours.
-    const left = members.filter((member) => !this.isLocal(member))
-    await Promise.all(left.map((member) => this.o.store.removePresence(this.nodeId, member.id)))
-    return members.filter((member) => this.isLocal(member))
-  }
-
-  /**
-   * Publishes the joins of members whose rows were written again: peers that
-   * dropped them show them `online` again; a peer that still lists a socket
-   * ignores its join (rosters are keyed by socket), so nobody sees it twice.
-   */
-  private announceAgain(members: Member[]) {
-    this.swept = false
-    this.behindLogged = false
-    // Row first, event second, as in a join. One that left since removed its row after ours and sent its leave: no join.
-    const here = members.filter((member) => this.isLocal(member))
-    for (const member of here) this.publishJoin(member)
-    if (here.length) this.o.logger.info('node was swept; members announced again', {area: 'relay', node_id: this.nodeId, members: here.length})
-  }
-
   /** Node stop: every socket gets `closed {reason: 'server_shutdown'}`, peers on other nodes see them leave. */
   async stop(): Promise<void> {
     if (this.stopped) return
     this.stopped = true
-    for (const timer of this.timers) clearInterval(timer)
+    clearInterval(this.keepaliveTimer)
+    await this.node.stop()
     const members = [...this.members]
     const closed = members.map(({ws}) => new Promise<void>((resolve) => (ws.readyState === ws.CLOSED ? resolve() : ws.once('close', () => resolve()))))
     // Joined or still joining: each gets the frame; those joining see `closing` when their join resumes.
@@ -385,6 +301,6 @@ export class Hub {
     await Promise.all(closed)
     await Promise.all(this.pending)
     await this.o.bus.flush().catch(() => {})
-    await this.o.store.removeNode(this.nodeId).catch((error) => this.o.logger.warn('presence cleanup failed', {error: String(error)}))
+    await this.node.leave()
   }
 }

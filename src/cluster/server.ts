@@ -1,14 +1,12 @@
 /**
- * A whole relay process: storage (SQLite in the data dir, or PostgreSQL),
- * the bus (in-process, or NATS for several nodes), the boards part, the relay,
- * and the HTTP server. `mesh serve relay` is a thin shell around this.
- * Heavy modules are imported here, lazily, so the CLI stays fast to start.
+ * A whole relay process: storage (openStorage: SQLite in the data dir, or
+ * PostgreSQL), the bus (openBus: in-process, or NATS for several nodes), the
+ * boards part, the relay, and the HTTP server. `mesh serve relay` is a thin
+ * shell around this. Heavy modules are imported here, lazily, so the CLI
+ * stays fast to start.
  */
-import type {Bus} from '../bus/bus.js'
-import type {MeshService} from '../http/service.js'
 import type {Logger} from '../lib/log.js'
-import type {ClusterStore} from './store/store.js'
-import type {BoardStore} from './boards/store.js'
+import type {Storage} from '../store/open.js'
 import type {RelayLimits, RelayService} from './types.js'
 
 export interface RelayServerOptions {
@@ -41,92 +39,50 @@ export interface RunningRelay {
   stop(): Promise<void>
 }
 
-interface Storage {
-  clusters: ClusterStore
-  boards: BoardStore
-  close(): Promise<void>
-}
-
-async function openStorage(options: RelayServerOptions): Promise<Storage> {
-  if (options.databaseUrl) {
-    const {openPostgres} = await import('../store/postgres.js')
-    const {createPostgresClusterStore} = await import('./store/postgres.js')
-    const {createPostgresBoardStore} = await import('./boards/postgres.js')
-    const pool = await openPostgres({url: options.databaseUrl, schema: options.databaseSchema})
-    try {
-      return {clusters: await createPostgresClusterStore(pool), boards: await createPostgresBoardStore(pool), close: () => pool.end()}
-    } catch (error) {
-      await pool.end().catch(() => {})
-      throw error
-    }
+/** The relay's and the boards' stores on the opened database (each migrates its own tables). */
+async function relayStores(storage: Storage) {
+  if (storage.kind === 'postgres') {
+    const [{createPostgresClusterStore}, {createPostgresBoardStore}] = await Promise.all([import('./store/postgres.js'), import('./boards/postgres.js')])
+    return {clusters: await createPostgresClusterStore(storage.pool), boards: await createPostgresBoardStore(storage.pool)}
   }
-  if (!options.dataDir) throw new TypeError('A relay server needs a dataDir (SQLite) or a databaseUrl (PostgreSQL)')
-  const {openSqlite} = await import('../store/sqlite.js')
-  const {createSqliteClusterStore} = await import('./store/sqlite.js')
-  const {createSqliteBoardStore} = await import('./boards/sqlite.js')
-  const db = openSqlite({dataDir: options.dataDir})
-  return {clusters: createSqliteClusterStore(db), boards: createSqliteBoardStore(db), close: async () => void db.close()}
-}
-
-async function openBus(options: RelayServerOptions): Promise<Bus> {
-  if (!options.natsUrl) return (await import('../bus/bus.js')).createLocalBus()
-  const {createNatsBus} = await import('../bus/nats.js')
-  return createNatsBus({url: options.natsUrl, prefix: options.natsPrefix, name: 'mesh-relay', logger: options.logger})
+  const [{createSqliteClusterStore}, {createSqliteBoardStore}] = await Promise.all([import('./store/sqlite.js'), import('./boards/sqlite.js')])
+  return {clusters: createSqliteClusterStore(storage.db), boards: createSqliteBoardStore(storage.db)}
 }
 
 /** Opens everything and listens; resolves once the relay accepts connections. */
 export async function startRelayServer(options: RelayServerOptions): Promise<RunningRelay> {
-  const {serve} = await import('../http/host.js')
-  const {createRelay} = await import('./relay.js')
-  const {createClusterAccess} = await import('./access.js')
-  const {createBoardsPart} = await import('./boards/part.js')
-
-  const storage = await openStorage(options)
-  let bus: Bus
+  if (!options.dataDir && !options.databaseUrl) throw new TypeError('A relay server needs a dataDir (SQLite) or a databaseUrl (PostgreSQL)')
+  const [{serve}, {publicAddress}, {openStorage}, {openBus}, {createRelay}, {createClusterAccess}, {createBoardsPart}] = await Promise.all([
+    import('../http/host.js'),
+    import('../http/listen.js'),
+    import('../store/open.js'),
+    import('../bus/open.js'),
+    import('./relay.js'),
+    import('./access.js'),
+    import('./boards/part.js'),
+  ])
+  const host = options.host ?? '127.0.0.1'
+  // The relay builds `ws` URLs from the public URL: port and URL are settled before it is built.
+  const {port, publicUrl} = await publicAddress({host, port: options.port ?? 0, publicUrl: options.publicUrl})
+  const closers: Array<() => Promise<void>> = []
+  const close = async () => {
+    for (const closer of closers.splice(0).reverse()) await closer().catch((error) => options.logger.warn('close failed', {error: String(error)}))
+  }
   try {
-    bus = await openBus(options)
+    const storage = await openStorage({dataDir: options.dataDir ?? '', databaseUrl: options.databaseUrl, databaseSchema: options.databaseSchema})
+    closers.push(() => storage.close())
+    const stores = await relayStores(storage)
+    const bus = await openBus({natsUrl: options.natsUrl, natsPrefix: options.natsPrefix, name: 'mesh-relay', logger: options.logger})
+    closers.push(() => bus.close())
+    const boards = createBoardsPart({clusters: createClusterAccess({store: stores.clusters}), store: stores.boards, logger: options.logger})
+    closers.push(() => boards.close())
+    const relay = createRelay({store: stores.clusters, bus, logger: options.logger, publicUrl, limits: options.limits, boards, proxy: options.proxy})
+    const server = await serve({services: [relay], logger: options.logger, port, host, proxy: options.proxy})
+    closers.push(() => server.stop())
+    let stopping: Promise<void> | undefined
+    return {url: server.url, port: server.port, publicUrl, relay, stop: () => (stopping ??= close())}
   } catch (error) {
-    await storage.close()
+    await close()
     throw error
-  }
-  const boards = createBoardsPart({clusters: createClusterAccess({store: storage.clusters}), store: storage.boards, logger: options.logger})
-
-  // The relay builds `ws` URLs from the public URL, which (by default) is known only once the port is bound.
-  let relay: RelayService | undefined
-  const deferred: MeshService = {
-    name: 'relay',
-    // Requests in the instant before the relay exists fall through to a 404.
-    middleware: (ctx, next) => (relay ? relay.middleware(ctx, next) : next()),
-    upgrade: (request, socket, head) => relay?.upgrade?.(request, socket, head) ?? false,
-    close: async () => relay?.close(),
-  }
-  let server: Awaited<ReturnType<typeof serve>>
-  try {
-    server = await serve({services: [deferred], logger: options.logger, port: options.port ?? 0, host: options.host, proxy: options.proxy})
-  } catch (error) {
-    await boards.close()
-    await bus.close()
-    await storage.close()
-    throw error
-  }
-  const publicUrl = (options.publicUrl ?? server.url).replace(/\/+$/, '')
-  relay = createRelay({store: storage.clusters, bus, logger: options.logger, publicUrl, limits: options.limits, boards, proxy: options.proxy})
-  await relay.start?.()
-
-  let stopping: Promise<void> | undefined
-  return {
-    url: server.url,
-    port: server.port,
-    publicUrl,
-    relay,
-    stop() {
-      stopping ??= (async () => {
-        await server.stop()
-        await boards.close()
-        await bus.close()
-        await storage.close()
-      })()
-      return stopping
-    },
   }
 }

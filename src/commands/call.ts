@@ -6,6 +6,7 @@ import {assertCredentialsDir} from '../cli/credentials-dir.js'
 import {stdoutIsTTY} from '../cli/tty.js'
 import {DEFAULT_REGISTRY_URL, REGISTRY_ENV} from '../client/registry/search-client.js'
 import {isMeshError, MeshError} from '../lib/errors.js'
+import {shellCommand} from '../lib/shell-quote.js'
 
 const CREDENTIAL_ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/
 
@@ -124,7 +125,7 @@ A paid skill answers 402 with a payment challenge: it is shown (price in lamport
     }
     // A 402 is an answer, not a failure of mesh: exit 3 tells a script to pay and retry.
     process.exitCode = EXIT.payment
-    const retry = `${lib.shellCommand([this.config.bin, 'call', ...withoutProof(this.argv)])} --proof <signature>`
+    const retry = `${shellCommand([this.config.bin, 'call', ...withoutProof(this.argv)])} --proof <signature>`
     if (this.jsonEnabled()) {
       this.logJson({status: 'payment_required', agent: resolved.url, skill: args.skill, proof_refused: answer.proofRefused, challenge: lib.challengeJson(answer.challenge), retry})
       return

@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import {MeshCommand} from '../cli/base-command.js'
 import {invalid} from '../lib/errors.js'
 import {renderAgentInstructions, renderResources} from '../standard/render/index.js'
-import {findProjectRoot} from '../standard/tasks/index.js'
+import {findProjectRoot} from '../standard/project/project-root.js'
 import {projectDirFlag} from '../cli/project-dir.js'
 
 export default class Render extends MeshCommand {

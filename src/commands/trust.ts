@@ -18,10 +18,10 @@ The daemon runs a project's clients file only while you trust those bytes: a cha
   async run() {
     const {flags} = await this.parse(Trust)
     const [{findProjectRoot}, trust, {printable}, {shellCommand}] = await Promise.all([
-      import('../standard/tasks/project-root.js'),
+      import('../standard/project/project-root.js'),
       import('../daemon/chat/clients/project-trust.js'),
       import('../client/printable.js'),
-      import('../client/agent/challenge-format.js'),
+      import('../lib/shell-quote.js'),
     ])
     const root = await findProjectRoot(flags.dir ?? process.cwd())
     if (flags.revoke) {

@@ -20,59 +20,55 @@ Prints one table of addresses; Ctrl-C stops everything. See docs/daemon.md, Whol
 
   async run() {
     const {flags} = await this.parse(Up)
-    const [{findProjectRoot}, {createLogger}, {startNetwork}, {printable}] = await Promise.all([
-      import('../standard/tasks/project-root.js'),
+    const [{findProjectRoot}, {createLogger}, {startNetwork}, {printable}, {serveProcess}] = await Promise.all([
+      import('../standard/project/project-root.js'),
       import('../lib/log.js'),
       import('../cli/whole-network.js'),
       import('../client/printable.js'),
+      import('../cli/serve-process.js'),
     ])
     const root = await findProjectRoot(flags.dir ?? process.cwd())
     const logger = createLogger({name: 'up', level: flags['log-level']})
     const json = this.jsonEnabled()
-    const network = await startNetwork({
-      root,
+    return serveProcess({
+      // The network names the failed listener itself: the daemon's port or the registry's.
+      server: {service: 'network'},
       logger,
-      registryPort: flags['registry-port'],
-      daemonPort: flags['daemon-port'],
-      onAgent: (event) => {
-        if (json) process.stdout.write(JSON.stringify({...event, event: `agent.${event.event}`}) + '\n')
-        else if (event.event === 'retry' || event.event === 'register_failed' || event.event === 'stopped') process.stderr.write(`directory agent: ${printable(String((event.error as {message?: string})?.message ?? event.error ?? event.event))}\n`)
+      start: () =>
+        startNetwork({
+          root,
+          logger,
+          registryPort: flags['registry-port'],
+          daemonPort: flags['daemon-port'],
+          onAgent: (event) => {
+            if (json) process.stdout.write(JSON.stringify({...event, event: `agent.${event.event}`}) + '\n')
+            else if (event.event === 'retry' || event.event === 'register_failed' || event.event === 'stopped') process.stderr.write(`directory agent: ${printable(String((event.error as {message?: string})?.message ?? event.error ?? event.event))}\n`)
+          },
+        }),
+      announce: async (network) => {
+        // What the daemon's /health warns about (a refused clients file, say) comes with the table, as with `mesh serve`.
+        const warnings = await network.daemon.daemon.warnings()
+        const up = {event: 'up', root, daemon: {url: network.daemon.url}, registry: network.registry, relay: network.relay, agent: network.agent, warnings}
+        if (json) {
+          process.stdout.write(JSON.stringify(up) + '\n')
+          return
+        }
+        const rows = [
+          ['daemon', network.daemon.url, `project ${network.daemon.daemon.context.projectId() ?? '(no id)'}`],
+          ['registry', network.registry.url, `SQLite in ${network.registry.data}`],
+          ['relay', network.relay.url, 'cluster rooms, boards and posts'],
+          ['agent', network.agent ? network.agent.agent_id : '—', network.agent ? `online (${network.agent.registered === 'new' ? 'registered now' : 'registered before'})` : 'no directory block in mesh.json'],
+        ]
+        const width = Math.max(...rows.map((r) => r[1].length))
+        this.log(`mesh network of ${root}`)
+        for (const [name, address, note] of rows) this.log(`  ${name.padEnd(9)}${address.padEnd(width + 2)}${note}`)
+        for (const warning of warnings) this.log(`  warning: ${warning}`)
+        this.log('Ctrl-C stops everything.')
+      },
+      stopped: (signal) => {
+        if (json) process.stdout.write(JSON.stringify({event: 'stopped', signal}) + '\n')
+        else this.log('stopped')
       },
     })
-    // What the daemon's /health warns about (a refused clients file, say) comes with the table, as with `mesh serve`.
-    const warnings = await network.daemon.daemon.warnings()
-    const up = {
-      event: 'up',
-      root,
-      daemon: {url: network.daemon.url},
-      registry: network.registry,
-      relay: network.relay,
-      agent: network.agent,
-      warnings,
-    }
-    if (json) process.stdout.write(JSON.stringify(up) + '\n')
-    else {
-      const rows = [
-        ['daemon', network.daemon.url, `project ${network.daemon.daemon.context.projectId() ?? '(no id)'}`],
-        ['registry', network.registry.url, `SQLite in ${network.registry.data}`],
-        ['relay', network.relay.url, 'cluster rooms, boards and posts'],
-        ['agent', network.agent ? network.agent.agent_id : '—', network.agent ? `online (${network.agent.registered === 'new' ? 'registered now' : 'registered before'})` : 'no directory block in mesh.json'],
-      ]
-      const width = Math.max(...rows.map((r) => r[1].length))
-      this.log(`mesh network of ${root}`)
-      for (const [name, address, note] of rows) this.log(`  ${name.padEnd(9)}${address.padEnd(width + 2)}${note}`)
-      for (const warning of warnings) this.log(`  warning: ${warning}`)
-      this.log('Ctrl-C stops everything.')
-    }
-    const signal = await new Promise<NodeJS.Signals>((done) => {
-      process.once('SIGINT', () => done('SIGINT'))
-      process.once('SIGTERM', () => done('SIGTERM'))
-    })
-    process.once('SIGINT', () => process.exit(1))
-    process.once('SIGTERM', () => process.exit(1))
-    await network.stop()
-    if (json) process.stdout.write(JSON.stringify({event: 'stopped', signal}) + '\n')
-    else this.log('stopped')
-    process.exit(0)
   }
 }

@@ -6,9 +6,7 @@
 
 import {ROADMAP_STATE_JS, ROADMAP_STATE_JSON} from '../standard/roadmap/constants.js'
 
-export {DAEMON_FILE, DAEMON_PORT_FIRST, DAEMON_PORT_LAST, DEBUG_FILE, PORTAL_TOKEN_FILE, PROJECT_HEADER, RUNTIME_DIR} from '../protocol/daemon.js'
-/** spec Authentication: the shared daemon binds loopback only. */
-export const DAEMON_HOST = '127.0.0.1'
+export {DAEMON_FILE, DAEMON_HOST, DAEMON_PORT_FIRST, DAEMON_PORT_LAST, DEBUG_FILE, PORTAL_TOKEN_FILE, PROJECT_HEADER, RUNTIME_DIR} from '../protocol/daemon.js'
 
 /** spec Logs and debug stream: retention 30 minutes or 5 MB, whichever first; msg ≤ 4000 chars. */
 export const DEBUG_RETENTION_MS = 30 * 60 * 1000

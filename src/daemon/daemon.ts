@@ -7,7 +7,7 @@
  */
 import type {MeshService} from '../http/service.js'
 import {silentLogger, type Logger} from '../lib/log.js'
-import {meshPath} from '../standard/tasks/project-root.js'
+import {meshPath} from '../standard/project/project-root.js'
 import {DEBUG_FILE} from './constants.js'
 import type {DaemonArea} from './area.js'
 import {DEFAULT_AREAS} from './areas.js'

@@ -2,15 +2,9 @@
  * The daemon's one event bus: everything that happens (a file changed on
  * disk, a link rewritten, a task moved, a timeline line) is published here
  * once, as the envelope every `/events` subscriber receives
- * (DECISIONS: Daemon events — `{type, ts, data}`). docs/daemon-api.md lists
- * every type and payload.
+ * (src/protocol/events.ts). docs/daemon-api.md lists every type and payload.
  */
-export interface DaemonEvent<T = unknown> {
-  type: string
-  /** ISO-8601 UTC with milliseconds. */
-  ts: string
-  data: T
-}
+import type {DaemonEvent} from '../protocol/events.js'
 
 export type EventListener = (event: DaemonEvent) => void
 

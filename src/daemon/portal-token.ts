@@ -7,7 +7,7 @@ import {randomBytes, timingSafeEqual} from 'node:crypto'
 import {lstat} from 'node:fs/promises'
 import {createContainedFileExclusive, isPathRefused, readContainedText} from '../lib/contained-files.js'
 import {invalid} from '../lib/errors.js'
-import {meshPath} from '../standard/tasks/project-root.js'
+import {meshPath} from '../standard/project/project-root.js'
 import {PORTAL_TOKEN_FILE} from './constants.js'
 
 /** `mpt_` + 256 random bits, base64url: recognisable in a leak scan, unguessable. */

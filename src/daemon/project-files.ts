@@ -13,7 +13,7 @@ import {lstat} from 'node:fs/promises'
 import {isPathRefused, listContainedFolder, readContainedFile, readContainedText} from '../lib/contained-files.js'
 import {conflict} from '../lib/errors.js'
 import {MESH_DIR} from '../protocol/daemon.js'
-import {meshPath} from '../standard/tasks/project-root.js'
+import {meshPath} from '../standard/project/project-root.js'
 import type {DaemonContext} from './context.js'
 import type {DebugInput} from './debug-stream.js'
 

@@ -9,17 +9,18 @@ import {lstatSync, readFileSync, rmSync} from 'node:fs'
 import {rm} from 'node:fs/promises'
 import {createContainedFileExclusive, readContainedText, writeContainedFile} from '../lib/contained-files.js'
 import {conflict} from '../lib/errors.js'
-import {meshPath} from '../standard/tasks/project-root.js'
-import {isProcessAlive, projectRealPath, readRuntime, servesProject, type DaemonRuntime} from '../client/daemon/locate.js'
+import {isProcessAlive} from '../lib/process-alive.js'
+import {projectRealPath} from '../lib/real-path.js'
+import {daemonUrl, parseDaemonRuntime, servesRoot, type DaemonRuntime} from '../protocol/daemon.js'
+import {meshPath} from '../standard/project/project-root.js'
 import {DAEMON_FILE, RUNTIME_DIR} from './constants.js'
-
-export type {DaemonRuntime}
-export {isProcessAlive, readRuntime}
 
 const LOCK_FILE = `${RUNTIME_DIR}/daemon.lock`
 
 // Written and read without following a link (issue 18): a linked .runtime/ is refused, never written through.
 export const writeRuntime = (root: string, runtime: DaemonRuntime) => writeContainedFile(meshPath(root), DAEMON_FILE, JSON.stringify(runtime, null, 2) + '\n').then(() => undefined)
+/** daemon.json as it is now, or null when it is absent or out of shape (the shape is src/protocol/daemon.ts's). */
+export const readRuntime = async (root: string) => parseDaemonRuntime(await readContainedText(meshPath(root), DAEMON_FILE).catch(() => null))
 
 /** The lock holds `<pid> <real root>` (the root since issue 20: a lock copied with the folder names another project). */
 async function readLock(root: string): Promise<{pid: number; root: string | null}> {
@@ -74,10 +75,10 @@ async function takeLock(root: string): Promise<Pick<DaemonLock, 'takenOver'>> {
     const owner = lock.pid
     const runtime = await readRuntime(root)
     // A lock copied with the folder names the original's live daemon, and the original's root.
-    const copied = lock.root !== null ? lock.root !== (await projectRealPath(root)) : runtime !== null && runtime.pid === owner && !(await servesProject(runtime, root))
+    const copied = lock.root !== null ? lock.root !== (await projectRealPath(root)) : runtime !== null && runtime.pid === owner && !servesRoot(runtime, await projectRealPath(root))
     const alive = isProcessAlive(owner)
     if (alive && !copied) {
-      const where = runtime && runtime.pid === owner ? ` on http://127.0.0.1:${runtime.port}` : ''
+      const where = runtime && runtime.pid === owner ? ` on ${daemonUrl(runtime)}` : ''
       throw conflict('daemon_running', `Another mesh daemon (pid ${owner}) already serves this project${where}; stop it with \`mesh daemon stop\``)
     }
     // Left by a daemon that was killed, or copied from another project: take it over.
@@ -105,7 +106,7 @@ function guardUntilReleased(root: string): () => void {
         // Never through a link (issue 18); a file that names another process is a successor's.
         if (!lstatSync(path).isFile()) continue
         const text = readFileSync(path, 'utf8')
-        const pid = file === LOCK_FILE ? Number(text.trim().split(' ')[0]) : (JSON.parse(text) as {pid?: unknown}).pid
+        const pid = file === LOCK_FILE ? Number(text.trim().split(' ')[0]) : parseDaemonRuntime(text)?.pid
         if (pid === process.pid) rmSync(path, {force: true})
       } catch {
         // Gone already, or unreadable: nothing of ours to remove.

@@ -6,7 +6,7 @@
 import {readContainedText} from '../lib/contained-files.js'
 import {isMeshError} from '../lib/errors.js'
 import {parse} from 'yaml'
-import {meshPath} from '../standard/tasks/project-root.js'
+import {meshPath} from '../standard/project/project-root.js'
 import {ARCHITECT_MIN_INTERVAL_MAX_SECONDS, ARCHITECT_MIN_INTERVAL_SECONDS} from './architect/constants.js'
 import {DAEMON_PORT_FIRST, SNAPSHOT_RETENTION_DAYS} from './constants.js'
 

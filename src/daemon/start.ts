@@ -12,8 +12,9 @@ import {DAEMON_HOST, DAEMON_PORT_FIRST, DAEMON_PORT_LAST} from './constants.js'
 import {createDaemon, type Daemon, type DaemonOptions} from './daemon.js'
 import {assertRealMeshFolder} from './project-files.js'
 import {sweepTempFiles} from './temp-sweep.js'
-import {projectRealPath} from '../client/daemon/locate.js'
-import {acquireDaemonLock, readRuntime, removeRuntime, writeRuntime, type DaemonRuntime} from './runtime.js'
+import {projectRealPath} from '../lib/real-path.js'
+import type {DaemonRuntime} from '../protocol/daemon.js'
+import {acquireDaemonLock, readRuntime, removeRuntime, writeRuntime} from './runtime.js'
 
 export interface StartDaemonOptions extends Omit<DaemonOptions, 'endpoint'> {
   logger: Logger
@@ -36,17 +37,17 @@ export function candidatePorts(configured: number): number[] {
   return [configured, ...range.filter((port) => port !== configured)]
 }
 
-async function listenOnFirstFree(daemon: Daemon, logger: Logger, ports: number[]): Promise<HostedServer> {
+/** The configured port, then the spec's range; a fixed port (`--port`) is tried alone and its error is the caller's listen failure. */
+async function listenOnFirstFree(daemon: Daemon, logger: Logger, ports: number[], fixed: boolean): Promise<HostedServer> {
   for (const port of ports) {
     try {
       return await serve({services: [daemon.service], logger, port, host: DAEMON_HOST})
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
-      if (code !== 'EADDRINUSE' && code !== 'EACCES') throw error
+      if (fixed || (code !== 'EADDRINUSE' && code !== 'EACCES')) throw error
     }
   }
-  const shown = ports.length === 1 ? `port ${ports[0]}` : `ports ${ports[0]} and ${DAEMON_PORT_FIRST}–${DAEMON_PORT_LAST}`
-  throw new MeshError('unavailable', 'daemon_no_port', `No free port for the daemon: ${shown} are all taken on ${DAEMON_HOST}; free one or set architect.port in .mesh/public/cluster.yaml`)
+  throw new MeshError('unavailable', 'daemon_no_port', `No free port for the daemon: ports ${ports[0]} and ${DAEMON_PORT_FIRST}–${DAEMON_PORT_LAST} are all taken on ${DAEMON_HOST}; free one or set architect.port in .mesh/public/cluster.yaml`)
 }
 
 export async function startDaemon(options: StartDaemonOptions): Promise<RunningDaemon> {
@@ -64,7 +65,8 @@ export async function startDaemon(options: StartDaemonOptions): Promise<RunningD
     if (stale) daemon.context.debug.log({lvl: 'warn', tag: 'boot', msg: `replacing the runtime file of a daemon that did not stop cleanly (pid ${stale.pid}, port ${stale.port})`})
     const leftovers = await sweepTempFiles(daemon.context.meshPath())
     if (leftovers.length) daemon.context.debug.log({lvl: 'info', tag: 'boot', msg: `removed ${leftovers.length} temp file(s) of interrupted writes`, data: {files: leftovers.slice(0, 20)}})
-    hosted = await listenOnFirstFree(daemon, options.logger, options.port !== undefined ? [options.port] : candidatePorts(daemon.settings().port))
+    const fixed = options.port !== undefined
+    hosted = await listenOnFirstFree(daemon, options.logger, fixed ? [options.port!] : candidatePorts(daemon.settings().port), fixed)
     url = hosted.url
     const runtime: DaemonRuntime = {port: hosted.port, pid: process.pid, started_at: new Date(daemon.context.clock()).toISOString(), version: daemon.context.version, root: await projectRealPath(options.root)}
     await writeRuntime(options.root, runtime)

@@ -6,7 +6,7 @@
  */
 import {readdir, rm} from 'node:fs/promises'
 import {join} from 'node:path'
-import {isProcessAlive} from '../client/daemon/locate.js'
+import {isProcessAlive} from '../lib/process-alive.js'
 
 const TEMP_FILE = /^\..+\.(\d+)\.[0-9a-f]{12}\.(tmp|new)$/
 

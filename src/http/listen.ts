@@ -41,11 +41,10 @@ export async function listen(handler: RequestListener, port = 0, host = '127.0.0
     })
   })
   const address = server.address() as AddressInfo
-  const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host
   return {
     server,
     port: address.port,
-    url: `http://${shownHost}:${address.port}`,
+    url: localUrl(host, address.port),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections?.()
@@ -54,10 +53,15 @@ export async function listen(handler: RequestListener, port = 0, host = '127.0.0
   }
 }
 
+/** The address a bound socket is reached at from this machine: IPv6 in brackets, every interface as 127.0.0.1. */
+export function localUrl(host: string, port: number): string {
+  const shown = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host
+  return `http://${shown}:${port}`
+}
+
 /**
- * Asks the OS for a free port, so a server started with `--port 0` knows its
- * public URL before the services (and the cards that carry it) are built.
- * The port may be taken by someone else before it is bound (a small race).
+ * Asks the OS for a free port. The port may be taken by someone else before
+ * it is bound (a small race).
  */
 export async function freePort(host: string): Promise<number> {
   return new Promise((done, fail) => {
@@ -68,4 +72,26 @@ export async function freePort(host: string): Promise<number> {
       probe.close(() => done(port))
     })
   })
+}
+
+/** Whether nothing listens on the port of `host` right now (`mesh up` takes 8080 only when it is free). */
+export async function portIsFree(port: number, host: string): Promise<boolean> {
+  return new Promise((done) => {
+    const probe = createNetServer()
+    probe.once('error', () => done(false))
+    probe.listen(port, host, () => probe.close(() => done(true)))
+  })
+}
+
+/**
+ * The one public-URL strategy of every server: the port and the public URL
+ * are settled before the services are built, because the services put the
+ * URL in what they serve (cards, hub_url, handles, cluster ws URLs). `port`
+ * 0 becomes a free port now; the public URL is the given one without
+ * trailing slashes, else the address the server will listen on
+ * (DECISIONS: Public address).
+ */
+export async function publicAddress(options: {host: string; port: number; publicUrl?: string}): Promise<{port: number; publicUrl: string}> {
+  const port = options.port === 0 ? await freePort(options.host) : options.port
+  return {port, publicUrl: options.publicUrl?.replace(/\/+$/, '') ?? localUrl(options.host, port)}
 }

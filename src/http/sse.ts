@@ -5,6 +5,11 @@
  * SSE packages on npm are unmaintained; what matters is the bookkeeping
  * around it: keepalive comments, dropping a reader that stops reading, a cap
  * on open streams, and cleanup when the browser goes.
+ *
+ * A stream one hub opened may join other hubs (`join`): one connection then
+ * carries several hubs' events, each hub's marked with its own `topic`. A browser
+ * opens at most six HTTP/1.1 connections to a host, so the registry's pages
+ * share one stream per browser for all their tabs (docs/site.md).
  */
 import {PassThrough} from 'node:stream'
 import type {Context} from 'koa'
@@ -24,10 +29,22 @@ export interface EventStreamHub {
    * runs once the stream is open (a first snapshot event).
    */
   open(ctx: Context, hello?: (stream: EventStream) => void): EventStream | null
+  /**
+   * Adds a stream another hub opened, until it closes. This hub's events
+   * reach it as unnamed events whose data is `{"topic", "event", "data"}`;
+   * what `hello` sends also carries `"greeting": true` (what every new stream
+   * is told once, which a browser relaying the stream to several tabs keeps
+   * for latecomers).
+   * Counts towards `max`: check `full` first.
+   */
+  join(stream: EventStream, hello?: (stream: EventStream) => void): void
   /** Sends one event to every open stream. */
   broadcast(event: string, data: unknown): void
+  /** Open streams, joined ones included. */
   readonly size: number
-  /** Ends every stream (server shutdown). */
+  /** `max` streams are open: `open` refuses, a joining stream should be refused too (`refuseStream`). */
+  readonly full: boolean
+  /** Ends every stream, joined ones included (server shutdown). */
   closeAll(): void
 }
 
@@ -40,30 +57,52 @@ export interface EventStreamOptions {
   retryMs: number
   /** A reader with more than this many bytes unread is dropped (it reconnects and gets a fresh snapshot). */
   maxBufferedBytes?: number
+  /** The event name this hub's events carry on a stream that joined it; required to `join`. */
+  topic?: string
 }
 
 const DEFAULT_MAX_BUFFERED = 1 << 20
 
-/** One open stream and the writer of its already-formatted text. */
+/** One open stream and the writer of its already-formatted text; `joined` when it reads this hub's events under its topic. */
 interface Reader {
   stream: EventStream
   write(text: string): boolean
+  joined: boolean
 }
 
+/** What another hub needs to write into a stream and to learn that it closed; private to this module. */
+interface Connection {
+  write(text: string): boolean
+  onClose: Set<() => void>
+}
+const connections = new WeakMap<EventStream, Connection>()
+
 const eventText = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`
+// Unnamed (an EventSource's `message`): a reader that relays the stream gets every topic with one listener.
+const topicText = (topic: string, event: string, data: unknown, greeting = false) =>
+  `data: ${JSON.stringify(greeting ? {topic, event, data, greeting} : {topic, event, data})}\n\n`
+
+/** The answer to one stream too many: 503 `too_many_streams`, retry after the reconnect delay. */
+export function refuseStream(ctx: Context, retryMs: number): void {
+  ctx.set('Retry-After', String(Math.ceil(retryMs / 1000)))
+  sendError(ctx, 503, 'too_many_streams', 'Too many live pages are open on this node; retry shortly')
+}
 
 export function createEventStreamHub(options: EventStreamOptions): EventStreamHub {
   const readers = new Set<Reader>()
+  const {topic} = options
   const maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED
 
   function start(ctx: Context): Reader {
     const body = new PassThrough()
     let closed = false
+    const onClose = new Set<() => void>()
     const close = () => {
       if (closed) return
       closed = true
       clearInterval(keepalive)
       readers.delete(reader)
+      for (const leave of onClose) leave()
       body.end()
     }
     const write = (text: string) => {
@@ -82,7 +121,8 @@ export function createEventStreamHub(options: EventStreamOptions): EventStreamHu
       },
       close,
     }
-    const reader: Reader = {stream, write}
+    const reader: Reader = {stream, write, joined: false}
+    connections.set(stream, {write, onClose})
     const keepalive = setInterval(() => write(': keepalive\n\n'), options.keepaliveMs)
     keepalive.unref()
     // An event stream is meant to stay open: no idle timeout on its socket.
@@ -100,22 +140,45 @@ export function createEventStreamHub(options: EventStreamOptions): EventStreamHu
   return {
     open(ctx, hello) {
       if (readers.size >= options.max) {
-        ctx.set('Retry-After', String(Math.ceil(options.retryMs / 1000)))
-        sendError(ctx, 503, 'too_many_streams', 'Too many live pages are open on this node; retry shortly')
+        refuseStream(ctx, options.retryMs)
         return null
       }
       const {stream} = start(ctx)
       hello?.(stream)
       return stream
     },
+    join(stream, hello) {
+      const connection = connections.get(stream)
+      if (topic === undefined) throw new TypeError('A hub without a topic cannot be joined')
+      if (!connection) throw new TypeError('Only a stream an event-stream hub opened can join another hub')
+      if (stream.closed) return
+      const reader: Reader = {stream, write: connection.write, joined: true}
+      readers.add(reader)
+      connection.onClose.add(() => readers.delete(reader))
+      hello?.({
+        send: (event, data) => connection.write(topicText(topic, event, data, true)),
+        get closed() {
+          return stream.closed
+        },
+        close: () => stream.close(),
+      })
+    },
     broadcast(event, data) {
       if (readers.size === 0) return
-      // Serialized once for every reader.
-      const text = eventText(event, data)
-      for (const reader of [...readers]) reader.write(text)
+      // Serialized once for every reader of each form.
+      let plain: string | undefined
+      let joined: string | undefined
+      for (const reader of [...readers]) {
+        // Only a hub with a topic has joined readers (join checks).
+        if (reader.joined) reader.write((joined ??= topicText(topic as string, event, data)))
+        else reader.write((plain ??= eventText(event, data)))
+      }
     },
     get size() {
       return readers.size
+    },
+    get full() {
+      return readers.size >= options.max
     },
     closeAll() {
       for (const reader of [...readers]) reader.stream.close()

@@ -20,3 +20,11 @@ export const MEMBER_EFFORTS = ['default', 'low', 'medium', 'high', 'max'] as con
  * (the CLI's own bypass). Lowest first.
  */
 export const MEMBER_ACCESS_LEVELS = ['read', 'edit', 'full'] as const
+
+/** The roster's events (docs/daemon-api.md, Team): a card written, rewritten or removed by the daemon. */
+export const TEAM_EVENTS = {created: 'team.created', updated: 'team.updated', deleted: 'team.deleted'} as const
+
+/** `team.created|updated|deleted` (src/daemon/team/members.ts, the roster migration, `mesh standard migrate`). */
+export interface TeamEventData {
+  id: string
+}

@@ -1,12 +1,12 @@
 /**
  * buildRegistryServer: everything `mesh serve registry` runs, assembled from
- * a config — database (SQLite file or PostgreSQL), bus (local or NATS), the
- * registry with its parts (search, probe, messaging), and the cluster relay
- * on the same database and bus. The command only parses flags and serves.
+ * a config — database (openStorage: SQLite file or PostgreSQL), bus (openBus:
+ * local or NATS), the registry with its parts (search, probe, messaging), and
+ * the cluster relay on the same database and bus. The command only parses
+ * flags and serves.
  */
-import {chmod, mkdir} from 'node:fs/promises'
-import type {Bus} from '../bus/bus.js'
-import {createLocalBus} from '../bus/bus.js'
+import {mkdir} from 'node:fs/promises'
+import {openBus} from '../bus/open.js'
 import {createBoardsPart} from '../cluster/boards/part.js'
 import {createPostgresBoardStore} from '../cluster/boards/postgres.js'
 import {createSqliteBoardStore} from '../cluster/boards/sqlite.js'
@@ -17,8 +17,7 @@ import {createSqliteClusterStore} from '../cluster/store/sqlite.js'
 import type {RelayLimits} from '../cluster/types.js'
 import type {MeshService} from '../http/service.js'
 import type {Logger} from '../lib/log.js'
-import {openPostgres, type PgPool} from '../store/postgres.js'
-import {openSqlite, type SqliteDatabase} from '../store/sqlite.js'
+import {openStorage} from '../store/open.js'
 import {createRegistryContext} from './context.js'
 import {createMessagingPart} from './messaging/index.js'
 import {createPostgresMessagingStore} from './messaging/store/postgres.js'
@@ -88,6 +87,7 @@ export interface RegistryServer {
 }
 
 export async function buildRegistryServer(config: RegistryServerConfig): Promise<RegistryServer> {
+  // The secret files live there with PostgreSQL too (openStorage creates it only for SQLite's file).
   await mkdir(config.dataDir, {recursive: true, mode: 0o700})
   const closers: Array<() => Promise<void> | void> = []
   const close = async () => {
@@ -100,31 +100,14 @@ export async function buildRegistryServer(config: RegistryServerConfig): Promise
     }
   }
   try {
-    let db: SqliteDatabase | undefined
-    let pool: PgPool | undefined
-    let store: RegistryStore
-    if (config.databaseUrl) {
-      pool = await openPostgres({url: config.databaseUrl, schema: config.databaseSchema})
-      const opened = pool
-      closers.push(() => opened.end())
-      store = await createPostgresRegistryStore({pool})
-    } else {
-      db = openSqlite({dataDir: config.dataDir})
-      const opened = db
-      closers.push(() => void (opened.open && opened.close()))
-      // It holds api-key hashes and the shared secrets: owner-only, like the secret files.
-      for (const suffix of ['', '-wal', '-shm']) await chmod(db.name + suffix, 0o600).catch(() => {})
-      store = createSqliteRegistryStore({db, recordCacheEntries: config.recordCacheEntries})
-    }
+    const storage = await openStorage({dataDir: config.dataDir, databaseUrl: config.databaseUrl, databaseSchema: config.databaseSchema})
+    closers.push(() => storage.close())
+    const pool = storage.kind === 'postgres' ? storage.pool : undefined
+    const db = storage.kind === 'sqlite' ? storage.db : undefined
+    const store: RegistryStore = pool ? await createPostgresRegistryStore({pool}) : createSqliteRegistryStore({db: db!, recordCacheEntries: config.recordCacheEntries})
     const {jwtSecret, adminKey} = await loadRegistrySecrets(store, config.dataDir)
 
-    let bus: Bus
-    if (config.natsUrl) {
-      const {createNatsBus} = await import('../bus/nats.js')
-      bus = await createNatsBus({url: config.natsUrl, prefix: config.natsPrefix, name: 'mesh-registry', logger: config.logger})
-    } else {
-      bus = createLocalBus()
-    }
+    const bus = await openBus({natsUrl: config.natsUrl, natsPrefix: config.natsPrefix, name: 'mesh-registry', logger: config.logger})
     closers.push(() => bus.close())
 
     const context = createRegistryContext({
@@ -179,7 +162,7 @@ export async function buildRegistryServer(config: RegistryServerConfig): Promise
       services: relay ? [registry, relay] : [registry],
       registry,
       adminKey,
-      storage: db ? {kind: 'sqlite', path: db.name} : {kind: 'postgres'},
+      storage: storage.kind === 'sqlite' ? {kind: 'sqlite', path: storage.path} : {kind: 'postgres'},
       bus: config.natsUrl ? 'nats' : 'local',
       close,
     }

@@ -78,8 +78,8 @@ export const NETWORK_MAX_LIMIT = 1000
  */
 export const LEGACY_DEPRECATION = '@1767225600'
 
-/** Path prefixes the per-IP limit and the legacy headers apply to. */
-export const REGISTRY_PATH = /^\/(v1\/agents|v1\/search|agents|agent|platform|network|clusters)(\/|$)/
+/** Path prefixes the per-IP limit and the legacy headers apply to (the site's live stream counts like the areas' own). */
+export const REGISTRY_PATH = /^\/(v1\/agents|v1\/search|agents|agent|platform|network|clusters|site\/events)(\/|$)/
 export const LEGACY_PATH = /^\/(agents|platform)(\/|$)/
 
 export const DEFAULT_LIMITS: RegistryLimits = {

@@ -1,3 +1,5 @@
 export type {Migration} from './migrations.js'
+export {openStorage, type Storage, type SqliteStorage, type PostgresStorage, type OpenStorageOptions} from './open.js'
 export {openSqlite, migrateSqlite, type SqliteDatabase} from './sqlite.js'
 export {openPostgres, migratePostgres, type PgPool} from './postgres.js'
+export type {NodeTable, NodeSeen, SweptNode} from './nodes/table.js'

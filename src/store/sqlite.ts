@@ -1,4 +1,4 @@
-import {mkdirSync} from 'node:fs'
+import {chmodSync, closeSync, mkdirSync, openSync} from 'node:fs'
 import {join} from 'node:path'
 import Database from 'better-sqlite3'
 import type {Migration} from './migrations.js'
@@ -11,16 +11,36 @@ export interface OpenSqliteOptions {
 }
 
 /**
+ * The database holds api-key hashes, shared secrets and payment state:
+ * owner-only, like the secret files beside it. The file is created 0600
+ * before SQLite opens it, because SQLite gives its -wal and -shm files the
+ * mode of the database file; one left looser by an older mesh is tightened.
+ */
+function ownerOnlyFile(file: string): void {
+  closeSync(openSync(file, 'a', 0o600))
+  for (const suffix of ['', '-wal', '-shm']) {
+    try {
+      chmodSync(file + suffix, 0o600)
+    } catch {
+      // Not there yet (-wal, -shm), or not ours to change: SQLite's own open says what is wrong.
+    }
+  }
+}
+
+/**
  * Opens the embedded database: WAL so readers never block the writer,
  * synchronous=NORMAL (durable across process crashes, which is what SIGKILL
  * tests check; an OS crash may lose the last transactions), and a busy
- * timeout so two processes on one file wait instead of failing.
+ * timeout so two processes on one file wait instead of failing. In a data
+ * dir the file is mode 0600. Servers open it through openStorage (open.ts).
  */
 export function openSqlite(options: OpenSqliteOptions = {}): SqliteDatabase {
   let file = ':memory:'
   if (options.dataDir) {
+    // Folders it creates are owner-only; an existing folder keeps the mode its owner gave it.
     mkdirSync(options.dataDir, {recursive: true, mode: 0o700})
     file = join(options.dataDir, 'mesh.db')
+    ownerOnlyFile(file)
   }
   const db = new Database(file)
   db.pragma('journal_mode = WAL')

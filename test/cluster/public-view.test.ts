@@ -15,7 +15,7 @@ describe('createPublicClusterView', () => {
 
   beforeEach(async () => {
     world = makeWorld()
-    await world.clusterStore.heartbeatNode(NODE, T0)
+    await world.clusterStore.touchNode(NODE, T0)
     view = createPublicClusterView({store: world.clusterStore, hub: {aliveSince: () => T0 - 1000}, clusters: createClusterAccess({store: world.clusterStore}), boards: world.part, publicUrl: 'https://relay.example'})
   })
   afterEach(() => world.close())

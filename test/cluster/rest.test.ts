@@ -26,7 +26,7 @@ async function create(app: ReturnType<typeof setup>['app'], body: object = {}) {
 }
 
 async function present(store: ClusterStore, nodeId: string, entries: Array<Partial<PresenceEntry> & {cluster_id: string; agent: string}>) {
-  await store.heartbeatNode(nodeId, NOW)
+  await store.touchNode(nodeId, NOW)
   let n = 0
   for (const e of entries) await store.addPresence({node_id: nodeId, socket_id: `s${n++}`, did: null, vis: 'public', joined_at: NOW + n, ...e})
 }

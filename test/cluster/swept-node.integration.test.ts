@@ -34,8 +34,8 @@ async function startNode(): Promise<TestNode> {
   // The real store; a test may run one step right after this node's heartbeat write (a peer's sweep landing there).
   const store: ClusterStore = {
     ...pg,
-    async heartbeatNode(nodeId, at) {
-      const known = await pg.heartbeatNode(nodeId, at)
+    async touchNode(nodeId, at) {
+      const known = await pg.touchNode(nodeId, at)
       const step = beat.after
       beat.after = null
       await step?.()

@@ -11,15 +11,15 @@ afterEach(async () => {
   server = undefined
 })
 
-async function serveHub(hub: EventStreamHub) {
+async function serve(handle: (ctx: Koa.Context) => void) {
   const app = new Koa()
-  app.use((ctx) => {
-    hub.open(ctx, (stream) => stream.send('hello', {n: 0}))
-  })
+  app.use(handle)
   server = createServer(app.callback())
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
 }
+
+const serveHub = (hub: EventStreamHub) => serve((ctx) => void hub.open(ctx, (stream) => stream.send('hello', {n: 0})))
 
 /** Reads the stream until `count` blank-line-terminated blocks arrived. */
 async function readBlocks(response: Response, count: number): Promise<string[]> {
@@ -76,5 +76,51 @@ describe('event stream hub', () => {
     const url = await serveHub(hub)
     const blocks = await readBlocks(await fetch(url), 3)
     expect(blocks[2]).toBe(': keepalive')
+  })
+
+  it('joins a stream to other hubs: their events and greetings travel on it with their topic, it leaves them when it closes', async () => {
+    const own = createEventStreamHub({max: 5, keepaliveMs: 60_000, retryMs: 1000})
+    const network = createEventStreamHub({max: 5, keepaliveMs: 60_000, retryMs: 1000, topic: 'network'})
+    const clusters = createEventStreamHub({max: 5, keepaliveMs: 60_000, retryMs: 1000, topic: 'clusters'})
+    const url = await serve((ctx) => {
+      const stream = own.open(ctx)!
+      network.join(stream)
+      clusters.join(stream, (joined) => joined.send('ready', {count: 2}))
+    })
+    const response = await fetch(url)
+    expect(await until(() => network.size === 1 && clusters.size === 1)).toBe(true)
+    network.broadcast('agent', {id: 'a'})
+    clusters.broadcast('cluster.online', {id: 'c', online: 1})
+    expect(await readBlocks(response, 4)).toEqual([
+      'retry: 1000',
+      'data: {"topic":"clusters","event":"ready","data":{"count":2},"greeting":true}',
+      'data: {"topic":"network","event":"agent","data":{"id":"a"}}',
+      'data: {"topic":"clusters","event":"cluster.online","data":{"id":"c","online":1}}',
+    ])
+    expect(await until(() => own.size === 0 && network.size === 0 && clusters.size === 0)).toBe(true)
+  })
+  it('counts joined streams towards a hub\'s cap, and refuses to join a hub without a topic', async () => {
+    const own = createEventStreamHub({max: 5, keepaliveMs: 60_000, retryMs: 1000})
+    const network = createEventStreamHub({max: 1, keepaliveMs: 60_000, retryMs: 1000, topic: 'network'})
+    const plain = createEventStreamHub({max: 5, keepaliveMs: 60_000, retryMs: 1000})
+    let refused: unknown
+    const url = await serve((ctx) => {
+      const stream = own.open(ctx)!
+      network.join(stream)
+      try {
+        plain.join(stream)
+      } catch (error) {
+        refused = error
+      }
+    })
+    const response = await fetch(url)
+    expect(await until(() => network.full)).toBe(true)
+    expect(refused).toBeInstanceOf(TypeError)
+    expect(plain.size).toBe(0)
+    // Closing the hub it joined ends the stream itself (server shutdown).
+    network.closeAll()
+    expect(own.size).toBe(0)
+    expect(network.full).toBe(false)
+    expect(await response.text()).toBe('retry: 1000\n\n')
   })
 })

@@ -22,6 +22,8 @@ export interface CliOptions {
   input?: string
   /** Node's own flags, before the binary (e.g. `--import` a loader hook). */
   nodeArgs?: string[]
+  /** An installed `mesh` executable, run as is (its shebang finds node on PATH), instead of the checkout's bin/run.js. */
+  program?: string
 }
 
 export interface CliResult {
@@ -51,6 +53,8 @@ function emptyConfigDir(): string {
 }
 
 const argv = (args: string[], nodeArgs: string[] = []) => [...nodeArgs, BIN, ...args]
+/** The program and its arguments: the installed `program` when given, else node on the checkout's binary. */
+const command = (args: string[], options: Omit<CliOptions, 'input'>): [string, string[]] => (options.program ? [options.program, args] : [process.execPath, argv(args, options.nodeArgs)])
 
 /** `mesh …args` as one shell command line (each word quoted), for a pseudo-terminal (script, tmux). */
 export function cliCommandLine(args: string[]): string {
@@ -60,7 +64,7 @@ export function cliCommandLine(args: string[]): string {
 /** Runs `mesh …args` to its end. */
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv(args, options.nodeArgs), {cwd: options.cwd ?? REPO_ROOT, env: cliEnv(options.env), stdio: ['pipe', 'pipe', 'pipe']})
+    const child = spawn(...command(args, options), {cwd: options.cwd ?? REPO_ROOT, env: cliEnv(options.env), stdio: ['pipe', 'pipe', 'pipe']})
     let stdout = ''
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
@@ -100,7 +104,7 @@ export interface SpawnedCli {
 
 /** Starts `mesh …args` and reads its stdout as lines; stdin stays open for the test to write. */
 export function spawnCli(args: string[], options: Omit<CliOptions, 'input'> = {}): SpawnedCli {
-  const child = spawn(process.execPath, argv(args, options.nodeArgs), {cwd: options.cwd ?? REPO_ROOT, env: cliEnv(options.env)})
+  const child = spawn(...command(args, options), {cwd: options.cwd ?? REPO_ROOT, env: cliEnv(options.env)})
   const history: string[] = []
   const lines: string[] = []
   const waiting: Array<(line: string) => void> = []

@@ -5,9 +5,11 @@
  * push their cards over the real HTTP routes.
  */
 import {mkdtemp, rm} from 'node:fs/promises'
+import type {IncomingMessage, ServerResponse} from 'node:http'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {serve, type HostedServer} from '../../src/http/host.js'
+import type {MeshService} from '../../src/http/service.js'
 import {silentLogger} from '../../src/lib/log.js'
 import {buildRegistryServer, type RegistryServer, type RegistryServerConfig} from '../../src/registry/compose.js'
 
@@ -36,7 +38,14 @@ async function json(response: Response, what: string) {
   return text ? JSON.parse(text) : {}
 }
 
-export async function startSiteServer(config: Partial<RegistryServerConfig> = {}): Promise<SiteServer> {
+export interface SiteServerOptions {
+  /** Listen there (a restart on the address a browser already has open); default any free port. */
+  port?: number
+  /** Sees every HTTP request from the first one on, before the services (a test counting streams). */
+  watch?: (request: IncomingMessage, response: ServerResponse) => void
+}
+
+export async function startSiteServer(config: Partial<RegistryServerConfig> = {}, options: SiteServerOptions = {}): Promise<SiteServer> {
   let now = SITE_START_MS
   const dataDir = await mkdtemp(join(tmpdir(), 'mesh-site-'))
   const server = await buildRegistryServer({
@@ -49,7 +58,9 @@ export async function startSiteServer(config: Partial<RegistryServerConfig> = {}
     ...config,
     dataDir,
   })
-  const hosted = await serve({services: server.services, logger: silentLogger, port: 0, host: '127.0.0.1'})
+  const {watch} = options
+  const watcher: MeshService[] = watch ? [{name: 'watch', middleware: (ctx, next) => (watch(ctx.req, ctx.res), next()), close: async () => undefined}] : []
+  const hosted = await serve({services: [...watcher, ...server.services], logger: silentLogger, port: options.port ?? 0, host: '127.0.0.1'})
   const url = `http://127.0.0.1:${hosted.port}`
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(url + path, {method: 'POST', headers: {'content-type': 'application/json', ...headers}, body: JSON.stringify(body)})

@@ -12,10 +12,11 @@ import {isPaid, skillPricing, type PublicCard} from '../../protocol/agent-card.j
 import {createAgent, type Agent} from '../kit/create-agent.js'
 import {createPayments} from '../payments/gate.js'
 import {AGENT_NONCES_MIGRATIONS, createSqliteNonceStore} from '../store/mesh-sig-nonces.js'
-import {migrateSqlite, openSqlite} from '../../store/sqlite.js'
+import {migrateSqlite} from '../../store/sqlite.js'
+import {openStorage} from '../../store/open.js'
 import type {PaymentGate} from '../payments/types.js'
 import type {AgentFolder} from './load.js'
-import {freePort} from '../../http/listen.js'
+import {publicAddress} from '../../http/listen.js'
 
 /** Pay-per-call settings (`--wallet`, `--network`, `--rpc-url`, `--free-per-day`). */
 export interface FolderPayments {
@@ -96,9 +97,8 @@ function asFolderError(error: unknown, source: string): unknown {
 /** Builds and starts the agent; throws before listening on anything wrong with the folder or the payment settings. */
 export async function serveFolder(options: ServeFolderOptions): Promise<ServedFolder> {
   const {folder, logger} = options
-  const port = options.port === 0 ? await freePort(options.host) : options.port
-  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host === '0.0.0.0' ? '127.0.0.1' : options.host
-  const publicUrl = options.publicUrl ?? `http://${shownHost}:${port}`
+  // The card carries the public URL: port and URL are settled before the agent is built.
+  const {port, publicUrl} = await publicAddress(options)
   const card: PublicCard = {...folder.card, url: publicUrl}
   const paidSkills = paidSkillIds(card)
   assertChargeable(card, folder.cardFile)
@@ -107,7 +107,8 @@ export async function serveFolder(options: ServeFolderOptions): Promise<ServedFo
     throw new MeshError('invalid', 'usage_wallet_required', `Skills ${paidSkills.map((id) => `"${id}"`).join(', ')} of ${folder.cardFile} are paid; pass --wallet <address> (the agent wallet's public address)`)
   }
   // One database for the agent's state: a restart forgets no used nonce and no payment.
-  const db = openSqlite({dataDir: options.dataDir})
+  const storage = await openStorage({dataDir: options.dataDir})
+  const {db} = storage
   let agent: Agent
   try {
     migrateSqlite(db, AGENT_NONCES_MIGRATIONS)
@@ -126,7 +127,7 @@ export async function serveFolder(options: ServeFolderOptions): Promise<ServedFo
       throw asFolderError(error, folder.cardFile)
     }
   } catch (error) {
-    db.close()
+    await storage.close()
     throw error
   }
   let hosted: HostedServer
@@ -134,7 +135,7 @@ export async function serveFolder(options: ServeFolderOptions): Promise<ServedFo
     hosted = await serve({services: [agent], logger, port, host: options.host, proxy: options.proxy})
   } catch (error) {
     await agent.close()
-    db.close()
+    await storage.close()
     throw error
   }
   return {
@@ -147,7 +148,7 @@ export async function serveFolder(options: ServeFolderOptions): Promise<ServedFo
     paidSkills,
     stop: async () => {
       await hosted.stop()
-      db.close()
+      await storage.close()
     },
   }
 }

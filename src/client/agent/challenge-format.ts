@@ -21,14 +21,6 @@ export function challengeJson(challenge: PaymentChallenge) {
   }
 }
 
-/** One shell word, quoted only when it needs to be (POSIX single quotes). */
-export function shellWord(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
-}
-
-/** A command line from words (each quoted as needed). */
-export const shellCommand = (words: readonly string[]) => words.map(shellWord).join(' ')
-
 export interface ChallengeTextOptions {
   /** What was called, e.g. `translate at https://agent.example`. */
   called: string

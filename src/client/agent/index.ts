@@ -7,6 +7,6 @@ export {callAgent, skillUrl, type CallAgentAnswer, type CallAgentOptions, type P
 export {isTransactionSignature} from './transaction-signature.js'
 export {payUriProblem, readPaymentChallenge, solToLamports, type PaymentChallenge} from './challenge.js'
 export {solanaPayUrl, type SolanaPayRequest} from '../../protocol/solana-pay.js'
-export {challengeJson, formatChallenge, shellCommand, type ChallengeTextOptions} from './challenge-format.js'
+export {challengeJson, formatChallenge, type ChallengeTextOptions} from './challenge-format.js'
 export {createAgentCardCache, resolveAgentUrl, type AgentCardCache, type ResolveAgentOptions, type ResolvedAgent} from './resolve.js'
 export {CALL_TIMEOUT_MS, RESOLVE_TIMEOUT_MS} from './constants.js'

@@ -6,15 +6,10 @@
  */
 import type {IncomingMessage} from 'node:http'
 import {MeshError} from '../../lib/errors.js'
+import {EVENTS_PATH} from '../../protocol/daemon.js'
+import {parseDaemonEvent, type DaemonEventMessage} from '../../protocol/events.js'
 import {KIND_OF_STATUS} from '../http-json.js'
 import {printable} from '../printable.js'
-
-/** One event as the daemon sends it (DECISIONS: Daemon events). */
-export interface DaemonEventMessage<T = Record<string, unknown>> {
-  type: string
-  ts: string
-  data: T
-}
 
 export interface EventsOptions {
   /** `http://127.0.0.1:<port>` */
@@ -31,7 +26,6 @@ export interface EventsSubscription {
   close(): void
 }
 
-const EVENTS_PATH = '/events'
 const MAX_REFUSAL_BYTES = 16 * 1024
 
 async function refusalOf(res: IncomingMessage): Promise<MeshError> {
@@ -64,13 +58,8 @@ export function subscribeEvents(options: EventsOptions): EventsSubscription {
     closeSocket = () => ws.close(1000, 'client_exit')
     if (closeRequested) closeSocket()
     ws.on('message', (data) => {
-      let event: DaemonEventMessage
-      try {
-        event = JSON.parse(String(data)) as DaemonEventMessage
-      } catch {
-        return
-      }
-      if (event && typeof event.type === 'string' && event.data && typeof event.data === 'object') options.onEvent(event)
+      const event = parseDaemonEvent(String(data))
+      if (event) options.onEvent(event)
     })
     ws.on('close', (code, reason) => resolveClosed({code, reason: reason.toString()}))
     await new Promise<void>((resolve, reject) => {

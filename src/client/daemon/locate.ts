@@ -1,61 +1,19 @@
 /**
  * How a command finds the project's daemon: `.mesh/.runtime/daemon.json`
- * (DECISIONS: Daemon runtime) naming a live process, and the portal token in
+ * (DECISIONS: Daemon runtime; its shape and parser in src/protocol/daemon.ts)
+ * naming a live process, and the portal token in
  * `.mesh/credentials/portal-token`. The daemon writes both (src/daemon/).
  */
-import {realpath} from 'node:fs/promises'
+import {join} from 'node:path'
 import {readContainedText} from '../../lib/contained-files.js'
-import {join, resolve} from 'node:path'
-import {DAEMON_FILE, MESH_DIR, PORTAL_TOKEN_FILE} from '../../protocol/daemon.js'
-
-/** The content of daemon.json. */
-export interface DaemonRuntime {
-  port: number
-  pid: number
-  started_at: string
-  version: string
-  /**
-   * The real path of the project the daemon serves (a mesh addition to
-   * DECISIONS' shape): a copied project folder carries a daemon.json naming
-   * the original's live daemon, which must not be taken for its own.
-   */
-  root?: string
-}
-
-
-/** Whether a process with this pid exists (EPERM: it exists but is not ours). */
-export function isProcessAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
-const isRuntime = (value: unknown): value is DaemonRuntime => {
-  const v = value as DaemonRuntime
-  return !!v && Number.isInteger(v.port) && Number.isInteger(v.pid) && typeof v.started_at === 'string' && typeof v.version === 'string' && (v.root === undefined || typeof v.root === 'string')
-}
-
-/** The project's real path, as a daemon.json names it. */
-export const projectRealPath = (root: string) => realpath(root).catch(() => resolve(root))
-
-/** Whether `runtime` was written by a daemon serving the project at `root` (one written before `root` was recorded counts). */
-export async function servesProject(runtime: DaemonRuntime, root: string): Promise<boolean> {
-  return runtime.root === undefined || runtime.root === (await projectRealPath(root))
-}
+import {isProcessAlive} from '../../lib/process-alive.js'
+import {projectRealPath} from '../../lib/real-path.js'
+import {DAEMON_FILE, MESH_DIR, PORTAL_TOKEN_FILE, daemonUrl, parseDaemonRuntime, servesRoot, type DaemonRuntime} from '../../protocol/daemon.js'
 
 /** daemon.json of the project at `root` when it exists and is well-formed, else null (a torn or hand-edited file counts as absent). */
 export async function readRuntime(root: string): Promise<DaemonRuntime | null> {
-  try {
-    // Never through a link (issue 18): a linked runtime file or token is as good as none.
-    const value: unknown = JSON.parse((await readContainedText(join(root, MESH_DIR), DAEMON_FILE)) ?? '')
-    return isRuntime(value) ? value : null
-  } catch {
-    return null
-  }
+  // Never through a link (issue 18): a linked runtime file or token is as good as none.
+  return parseDaemonRuntime(await readContainedText(join(root, MESH_DIR), DAEMON_FILE).catch(() => null))
 }
 
 export type DaemonLocation =
@@ -68,8 +26,8 @@ export async function locateDaemon(root: string): Promise<DaemonLocation> {
   const runtime = await readRuntime(root)
   if (!runtime) return {state: 'stopped'}
   // A daemon.json copied along with the folder names another project's daemon: for this project, it is stale.
-  if (!isProcessAlive(runtime.pid) || !(await servesProject(runtime, root))) return {state: 'stale', runtime}
-  return {state: 'running', runtime, url: `http://127.0.0.1:${runtime.port}`}
+  if (!isProcessAlive(runtime.pid) || !servesRoot(runtime, await projectRealPath(root))) return {state: 'stale', runtime}
+  return {state: 'running', runtime, url: daemonUrl(runtime)}
 }
 
 /** The portal token, or null when the daemon never ran here. */

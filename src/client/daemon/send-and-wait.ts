@@ -11,8 +11,9 @@
 import {setTimeout as sleep} from 'node:timers/promises'
 import type {ChatDeltaData, ChatFinalData, ChatTurnStartedData, SendAnswer, SendBody, TurnRecord} from '../../daemon/chat/wire.js'
 import {isMeshError, MeshError} from '../../lib/errors.js'
+import type {DaemonEventMessage} from '../../protocol/events.js'
 import {callDaemon} from './daemon-client.js'
-import {subscribeEvents, type DaemonEventMessage} from './events.js'
+import {subscribeEvents} from './events.js'
 import {createWorkTracker, type WorkSummary, type WorkTracker, type WorkUpdate} from './work-tracker.js'
 
 export const POLL_INTERVAL_MS = 500

@@ -7,8 +7,9 @@ import {rm} from 'node:fs/promises'
 import {join} from 'node:path'
 import {setTimeout as sleep} from 'node:timers/promises'
 import {MeshError} from '../../lib/errors.js'
+import {isProcessAlive} from '../../lib/process-alive.js'
 import {DAEMON_FILE, MESH_DIR} from '../../protocol/daemon.js'
-import {isProcessAlive, locateDaemon} from './locate.js'
+import {locateDaemon} from './locate.js'
 
 const STOP_TIMEOUT_MS = 10_000
 const POLL_MS = 50

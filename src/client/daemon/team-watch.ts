@@ -12,13 +12,15 @@
  * maybe on another port) is reconnected and read afresh.
  */
 import {setTimeout as sleep} from 'node:timers/promises'
-import type {ConvList, ConversationView, LedgerRow, LedgerSnapshot, MemberSummary, QueueFile, QueueList, TeamList, TurnRecord} from '../../daemon/chat/wire.js'
+import type {ConvList, ConversationView, LedgerRow, LedgerSnapshot, MemberSummary, TeamList, TurnRecord} from '../../daemon/chat/wire.js'
 import {isMeshError} from '../../lib/errors.js'
+import type {DaemonEventMessage} from '../../protocol/events.js'
+import type {QueueFile, QueueList} from '../../protocol/queue.js'
+import {TEAM_EVENTS} from '../../protocol/team.js'
 import {callDaemon} from './daemon-client.js'
-import {subscribeEvents, type DaemonEventMessage} from './events.js'
+import {subscribeEvents} from './events.js'
 
-export type {ChatDeltaData, ChatFinalData, ChatTurnStartedData, ChatUserData, ConversationView, DelegationClosedData, DelegationOpenedData, LedgerRow, MemberSummary, QueueEventData, QueueFile, QueueItem, TeamEventData, TurnRecord} from '../../daemon/chat/wire.js'
-export type {DaemonEventMessage} from './events.js'
+export type {ChatDeltaData, ChatFinalData, ChatTurnStartedData, ChatUserData, ConversationView, DelegationClosedData, DelegationOpenedData, LedgerRow, MemberSummary, TurnRecord} from '../../daemon/chat/wire.js'
 
 export interface TeamSnapshot {
   members: MemberSummary[]
@@ -187,7 +189,7 @@ async function followOnce(endpoint: DaemonEndpoint, options: WatchTeamOptions, o
       return
     }
     options.onEvent(event)
-    if (event.type === 'team.created' || event.type === 'team.updated') refreshMembers()
+    if (event.type === TEAM_EVENTS.created || event.type === TEAM_EVENTS.updated) refreshMembers()
     const file = teamFileOf(event)
     if (file?.kind === 'card') refreshMembers()
     else if (file?.kind === 'queue' && options.onQueue) rereadQueue(file.conv)

@@ -14,7 +14,7 @@
  * not a lone operator input (docs/daemon.md, Delegation).
  */
 import type {ChatDeltaData, ChatFinalData, ChatToolData, ChatTurnStartedData, ChatUserData, DelegationClosedData, DelegationOpenedData} from '../../daemon/chat/wire.js'
-import type {DaemonEventMessage} from './events.js'
+import type {DaemonEventMessage} from '../../protocol/events.js'
 
 export interface WorkTurn {
   turn_id: string

@@ -5,8 +5,12 @@
  * hence the partial unique index.
  */
 import type {Migration} from '../../store/migrations.js'
+import type {NodeTableNames} from '../../store/nodes/table.js'
 
 export const CLUSTER_AREA = 'cluster'
+
+/** The relay's node heartbeats and the member presence that hangs on them (src/store/nodes/). */
+export const CLUSTER_NODE_TABLES: NodeTableNames = {nodes: 'cluster_nodes', presence: 'cluster_presence'}
 
 const tables = (json: string, bigint: string, bool: string) => `
   CREATE TABLE clusters (

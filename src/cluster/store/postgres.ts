@@ -1,7 +1,8 @@
 /** The cluster store in PostgreSQL: several relay nodes share one database (and its presence rows). */
+import {createPostgresNodeTable} from '../../store/nodes/postgres.js'
 import {migratePostgres, type PgPool} from '../../store/postgres.js'
 import type {ClusterRecord} from '../types.js'
-import {POSTGRES_CLUSTER_MIGRATIONS} from './migrations.js'
+import {CLUSTER_NODE_TABLES, POSTGRES_CLUSTER_MIGRATIONS} from './migrations.js'
 import {slugTaken, type ClusterStore, type PresenceEntry} from './store.js'
 
 interface ClusterRow extends Omit<ClusterRecord, 'props'> {
@@ -24,12 +25,8 @@ const toPresence = (row: Record<string, unknown>): PresenceEntry => ({
 export async function createPostgresClusterStore(pool: PgPool): Promise<ClusterStore> {
   await migratePostgres(pool, POSTGRES_CLUSTER_MIGRATIONS)
 
-  const removeNode = async (nodeId: string) => {
-    await pool.query('DELETE FROM cluster_presence WHERE node_id = $1', [nodeId])
-    await pool.query('DELETE FROM cluster_nodes WHERE node_id = $1', [nodeId])
-  }
-
   const store: ClusterStore = {
+    ...createPostgresNodeTable(pool, CLUSTER_NODE_TABLES),
     async createCluster(c) {
       try {
         await pool.query(
@@ -84,22 +81,6 @@ export async function createPostgresClusterStore(pool: PgPool): Promise<ClusterS
       await pool.query('DELETE FROM cluster_creations WHERE at < $1', [pruneBefore])
       await pool.query('INSERT INTO cluster_creations (ip_key, at) VALUES ($1, $2)', [ipKey, at])
     },
-    async heartbeatNode(nodeId, at) {
-      // xmax is 0 on a freshly inserted row and non-zero on an updated one.
-      const {rows} = await pool.query<{inserted: boolean}>(
-        'INSERT INTO cluster_nodes (node_id, seen_at) VALUES ($1, $2) ON CONFLICT (node_id) DO UPDATE SET seen_at = EXCLUDED.seen_at RETURNING (xmax = 0) AS inserted',
-        [nodeId, at],
-      )
-      return !rows[0]!.inserted
-    },
-    async listLiveNodes(since) {
-      const {rows} = await pool.query('SELECT node_id FROM cluster_nodes WHERE seen_at >= $1', [since])
-      return rows.map((row) => row.node_id as string)
-    },
-    async listNodes() {
-      const {rows} = await pool.query('SELECT node_id, seen_at FROM cluster_nodes ORDER BY node_id')
-      return rows.map((row) => ({node_id: row.node_id as string, seen_at: Number(row.seen_at)}))
-    },
     async addPresence(e) {
       await pool.query(
         `INSERT INTO cluster_presence (node_id, socket_id, cluster_id, agent, did, vis, joined_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -128,18 +109,6 @@ export async function createPostgresClusterStore(pool: PgPool): Promise<ClusterS
       )
       for (const row of rows) counts.set(row.cluster_id, row.n)
       return counts
-    },
-    removeNode,
-    async sweepNodes(staleBefore) {
-      // One statement: the node row's delete re-checks seen_at (a node that just beat stays) and, of nodes
-      // sweeping together, only the one whose delete took the row reports it.
-      const {rows} = await pool.query(
-        `WITH gone AS (DELETE FROM cluster_nodes WHERE seen_at < $1 RETURNING node_id),
-              dropped AS (DELETE FROM cluster_presence p USING gone WHERE p.node_id = gone.node_id RETURNING p.node_id)
-         SELECT gone.node_id, (SELECT count(*) FROM dropped WHERE dropped.node_id = gone.node_id) AS members FROM gone ORDER BY gone.node_id`,
-        [staleBefore],
-      )
-      return rows.map((row) => ({node_id: row.node_id as string, members: Number(row.members)}))
     },
   }
   return store

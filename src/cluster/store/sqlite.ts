@@ -1,7 +1,8 @@
 /** The cluster store in the embedded SQLite database (better-sqlite3: synchronous, one process). */
+import {createSqliteNodeTable} from '../../store/nodes/sqlite.js'
 import {migrateSqlite, type SqliteDatabase} from '../../store/sqlite.js'
 import type {ClusterRecord} from '../types.js'
-import {SQLITE_CLUSTER_MIGRATIONS} from './migrations.js'
+import {CLUSTER_NODE_TABLES, SQLITE_CLUSTER_MIGRATIONS} from './migrations.js'
 import {slugTaken, type ClusterStore, type PresenceEntry} from './store.js'
 
 interface ClusterRow {
@@ -46,35 +47,15 @@ export function createSqliteClusterStore(db: SqliteDatabase): ClusterStore {
     countCreations: db.prepare('SELECT COUNT(*) AS n, MIN(at) AS oldest FROM cluster_creations WHERE ip_key = ? AND at >= ?'),
     pruneCreations: db.prepare('DELETE FROM cluster_creations WHERE at < ?'),
     recordCreation: db.prepare('INSERT INTO cluster_creations (ip_key, at) VALUES (?, ?)'),
-    nodeKnown: db.prepare('SELECT 1 FROM cluster_nodes WHERE node_id = ?'),
-    heartbeat: db.prepare('INSERT INTO cluster_nodes (node_id, seen_at) VALUES (?, ?) ON CONFLICT (node_id) DO UPDATE SET seen_at = excluded.seen_at'),
-    liveNodes: db.prepare('SELECT node_id FROM cluster_nodes WHERE seen_at >= ?'),
-    allNodes: db.prepare('SELECT node_id, seen_at FROM cluster_nodes ORDER BY node_id'),
     addPresence: db.prepare(`INSERT OR REPLACE INTO cluster_presence (node_id, socket_id, cluster_id, agent, did, vis, joined_at)
       VALUES (@node_id, @socket_id, @cluster_id, @agent, @did, @vis, @joined_at)`),
     removePresence: db.prepare('DELETE FROM cluster_presence WHERE node_id = ? AND socket_id = ?'),
     listPresence: db.prepare(`SELECT p.cluster_id, p.node_id, p.socket_id, p.agent, p.did, p.vis, p.joined_at
       FROM cluster_presence p JOIN cluster_nodes n ON n.node_id = p.node_id
       WHERE p.cluster_id = ? AND n.seen_at >= ? ORDER BY p.joined_at, p.socket_id`),
-    removeNodePresence: db.prepare('DELETE FROM cluster_presence WHERE node_id = ?'),
-    removeNode: db.prepare('DELETE FROM cluster_nodes WHERE node_id = ?'),
-    staleNodes: db.prepare('SELECT node_id FROM cluster_nodes WHERE seen_at < ?'),
   }
-  const heartbeat = db.transaction((nodeId: string, at: number) => {
-    const known = q.nodeKnown.get(nodeId) !== undefined
-    q.heartbeat.run(nodeId, at)
-    return known
-  })
-  const removeNode = db.transaction((nodeId: string) => {
-    const members = q.removeNodePresence.run(nodeId).changes
-    q.removeNode.run(nodeId)
-    return members
-  })
-  const sweepNodes = db.transaction((staleBefore: number) =>
-    (q.staleNodes.all(staleBefore) as {node_id: string}[]).map(({node_id}) => ({node_id, members: removeNode(node_id)})),
-  )
-
   return {
+    ...createSqliteNodeTable(db, CLUSTER_NODE_TABLES),
     async createCluster(cluster) {
       try {
         q.insert.run({...cluster, props: JSON.stringify(cluster.props), persist: cluster.persist ? 1 : 0})
@@ -122,15 +103,6 @@ export function createSqliteClusterStore(db: SqliteDatabase): ClusterStore {
       q.pruneCreations.run(pruneBefore)
       q.recordCreation.run(ipKey, at)
     },
-    async heartbeatNode(nodeId, at) {
-      return heartbeat(nodeId, at)
-    },
-    async listLiveNodes(since) {
-      return (q.liveNodes.all(since) as {node_id: string}[]).map((row) => row.node_id)
-    },
-    async listNodes() {
-      return (q.allNodes.all() as {node_id: string; seen_at: number}[]).map((row) => ({node_id: row.node_id, seen_at: Number(row.seen_at)}))
-    },
     async addPresence(entry) {
       q.addPresence.run(entry)
     },
@@ -151,12 +123,6 @@ export function createSqliteClusterStore(db: SqliteDatabase): ClusterStore {
         .all(aliveSince, ...clusterIds) as {cluster_id: string; n: number}[]
       for (const row of rows) counts.set(row.cluster_id, row.n)
       return counts
-    },
-    async removeNode(nodeId) {
-      removeNode(nodeId)
-    },
-    async sweepNodes(staleBefore) {
-      return sweepNodes(staleBefore)
     },
   }
 }

@@ -6,7 +6,7 @@
  * sqlite.ts and postgres.ts hold the durable ones. All prove the same
  * contract (test/cluster/store/store.contract.ts).
  */
-import type {NodeSeen, SweptNode} from '../../bus/peers.js'
+import {createMemoryNodeTable, type NodeTable} from '../../store/nodes/table.js'
 import {conflict} from '../../lib/errors.js'
 import type {ClusterProps, ClusterRecord, MemberVis} from '../types.js'
 
@@ -47,7 +47,8 @@ export interface ListPage {
   offset: number
 }
 
-export interface ClusterStore {
+/** The node rows are `cluster_nodes`; presence rows (`cluster_presence`) hang on them. */
+export interface ClusterStore extends NodeTable {
   /** Inserts a cluster; a public slug already taken throws a conflict `slug_taken`. */
   createCluster(cluster: NewCluster): Promise<void>
   getCluster(clusterId: string): Promise<ClusterRecord | null>
@@ -66,30 +67,12 @@ export interface ClusterStore {
   /** Records one creation and drops records older than `pruneBefore`. */
   recordCreation(ipKey: string, at: number, pruneBefore: number): Promise<void>
 
-  /**
-   * Marks a node alive at `at` (epoch ms). Resolves false when the node had
-   * no row (its first beat, or swept after a stall): its presence rows went
-   * with it, so the node writes and announces them again.
-   */
-  heartbeatNode(nodeId: string, at: number): Promise<boolean>
-  /** Node ids whose last heartbeat is at or after `since`. */
-  listLiveNodes(since: number): Promise<string[]>
-  /** Every node's last heartbeat, live or not (the peers of `/health`). */
-  listNodes(): Promise<NodeSeen[]>
   addPresence(entry: PresenceEntry): Promise<void>
   removePresence(nodeId: string, socketId: string): Promise<void>
   /** Open sockets of a cluster on live nodes, oldest first. */
   listPresence(clusterId: string, aliveSince: number): Promise<PresenceEntry[]>
   /** Distinct non-ghost handles per cluster on live nodes (the catalog's `online`). */
   onlineCounts(clusterIds: string[], aliveSince: number): Promise<Map<string, number>>
-  /** Removes a node and all its presence rows (clean stop). */
-  removeNode(nodeId: string): Promise<void>
-  /**
-   * Removes nodes not seen since `staleBefore`, and their presence rows
-   * (crashed nodes). Answers the nodes this call removed with their row
-   * counts: of several nodes sweeping at once, only one reports a node.
-   */
-  sweepNodes(staleBefore: number): Promise<SweptNode[]>
 }
 
 export const slugTaken = (slug: string) =>
@@ -101,16 +84,21 @@ const copy = <T>(value: T): T => structuredClone(value)
 export function createMemoryClusterStore(): ClusterStore {
   const clusters = new Map<string, NewCluster>()
   const creations = new Map<string, number[]>()
-  const nodes = new Map<string, number>()
   const presence = new Map<string, PresenceEntry>()
+  const nodes = createMemoryNodeTable({
+    count: (nodeId) => [...presence.values()].filter((e) => e.node_id === nodeId).length,
+    drop(nodeId) {
+      for (const [k, e] of presence) if (e.node_id === nodeId) presence.delete(k)
+    },
+  })
   const key = (nodeId: string, socketId: string) => `${nodeId}\u0000${socketId}`
   const publicRecord = (row: NewCluster): ClusterRecord => {
     const {token_hash: _t, admin_token_hash: _a, ...record} = row
     return copy(record)
   }
-  const live = (since: number) => new Set([...nodes].filter(([, seen]) => seen >= since).map(([id]) => id))
 
   return {
+    ...nodes,
     async createCluster(cluster) {
       if (clusters.has(cluster.cluster_id)) throw conflict('cluster_exists', 'Cluster id already exists')
       if (cluster.visibility === 'public' && cluster.slug) {
@@ -161,17 +149,6 @@ export function createMemoryClusterStore(): ClusterStore {
       }
       creations.set(ipKey, [...(creations.get(ipKey) ?? []), at])
     },
-    async heartbeatNode(nodeId, at) {
-      const known = nodes.has(nodeId)
-      nodes.set(nodeId, at)
-      return known
-    },
-    async listLiveNodes(since) {
-      return [...live(since)]
-    },
-    async listNodes() {
-      return [...nodes].map(([node_id, seen_at]) => ({node_id, seen_at})).sort((a, b) => a.node_id.localeCompare(b.node_id))
-    },
     async addPresence(entry) {
       presence.set(key(entry.node_id, entry.socket_id), copy(entry))
     },
@@ -179,38 +156,21 @@ export function createMemoryClusterStore(): ClusterStore {
       presence.delete(key(nodeId, socketId))
     },
     async listPresence(clusterId, aliveSince) {
-      const alive = live(aliveSince)
       return [...presence.values()]
-        .filter((e) => e.cluster_id === clusterId && alive.has(e.node_id))
+        .filter((e) => e.cluster_id === clusterId && nodes.isLive(e.node_id, aliveSince))
         .sort((a, b) => a.joined_at - b.joined_at || a.socket_id.localeCompare(b.socket_id))
         .map(copy)
     },
     async onlineCounts(clusterIds, aliveSince) {
-      const alive = live(aliveSince)
       const wanted = new Set(clusterIds)
       const handles = new Map<string, Set<string>>()
       for (const e of presence.values()) {
-        if (!wanted.has(e.cluster_id) || e.vis === 'ghost' || !alive.has(e.node_id)) continue
+        if (!wanted.has(e.cluster_id) || e.vis === 'ghost' || !nodes.isLive(e.node_id, aliveSince)) continue
         let set = handles.get(e.cluster_id)
         if (!set) handles.set(e.cluster_id, (set = new Set()))
         set.add(e.agent)
       }
       return new Map(clusterIds.map((id) => [id, handles.get(id)?.size ?? 0]))
-    },
-    async removeNode(nodeId) {
-      nodes.delete(nodeId)
-      for (const [k, e] of presence) if (e.node_id === nodeId) presence.delete(k)
-    },
-    async sweepNodes(staleBefore) {
-      const swept: SweptNode[] = []
-      for (const [id, seen] of nodes) {
-        if (seen >= staleBefore) continue
-        let members = 0
-        for (const e of presence.values()) if (e.node_id === id) members++
-        await this.removeNode(id)
-        swept.push({node_id: id, members})
-      }
-      return swept
     },
   }
 }

@@ -1,9 +1,11 @@
 import {join, resolve} from 'node:path'
 import {Args, Flags} from '@oclif/core'
+import type {FolderPayments} from '../../agent/folder/serve-folder.js'
 import {assertAgentId} from '../../cli/agent-id.js'
 import {MeshCommand} from '../../cli/base-command.js'
 import {assertCredentialsDir} from '../../cli/credentials-dir.js'
 import {checkDataDir, checkUrl} from '../../cli/serve-checks.js'
+import {serveProcess} from '../../cli/serve-process.js'
 import {stdoutIsTTY} from '../../cli/tty.js'
 import {printable} from '../../client/printable.js'
 import {REGISTRY_ENV} from '../../client/registry/search-client.js'
@@ -64,7 +66,7 @@ Serves the agent contract — the card at /.well-known/agent.json (with url = th
     const folder = await loadAgentFolder(args.dir)
     const paid = paidSkillIds(folder.card)
     assertChargeable(folder.card, join(args.dir, 'agent.json'))
-    let payments
+    let payments: FolderPayments | undefined
     if (paid.length > 0) {
       if (!flags.wallet) {
         throw usage('usage_wallet_required', `${join(args.dir, 'agent.json')} prices ${paid.length === 1 ? 'skill' : 'skills'} ${paid.map((id) => `"${id}"`).join(', ')}; pass --wallet <address>, the public address of the wallet that receives the payments`)
@@ -84,81 +86,77 @@ Serves the agent contract — the card at /.well-known/agent.json (with url = th
     await checkDataDir(dataDir)
 
     // Everything the registry would refuse is found now, naming agent.json's field, not at the first heartbeat.
-    let registration: {credentialsDir: string; loadCard: () => import('../../agent/discovery-card.js').DiscoveryCard} | undefined
+    let credentials: string | undefined
     const {discoveryCardOf} = await import('../../agent/discovery-card.js')
     const discoveryFor = (url: string) => discoveryCardOf({...folder.card, url}, {publicUrl: url, source: join(args.dir, 'agent.json')})
     if (registry) {
       discoveryFor(publicUrl ?? 'http://127.0.0.1')
       const {credentialsDir} = await import('../../agent/credentials.js')
-      registration = {credentialsDir: await assertCredentialsDir(credentialsDir(flags.credentials)), loadCard: () => discoveryFor(served.publicUrl)}
+      credentials = await assertCredentialsDir(credentialsDir(flags.credentials))
     }
 
     const logger = createLogger({name: 'agent', level: flags['log-level']})
-    const served = await serveFolder({folder, port: flags.port, host: flags.host, publicUrl, dataDir, payments, agentId, proxy: flags.proxy, logger}).catch((error: unknown) => {
-      throw listenFailure(error, flags.host, flags.port)
-    })
-    if (served.replacedUrl) logger.info(`agent.json says url ${served.replacedUrl}; it is served as ${served.publicUrl}, the public URL (pass --public-url to change it)`)
-
     const json = this.jsonEnabled() || !stdoutIsTTY()
     const render = json ? ndjson : pretty(agentId, registry)
-    const stopSignal = new Promise<NodeJS.Signals>((done) => {
-      process.once('SIGINT', () => done('SIGINT'))
-      process.once('SIGTERM', () => done('SIGTERM'))
-    })
-    // The handlers are in place before the line goes out: a client that signals as soon as it reads it is handled.
-    render({
-      event: 'listening',
-      service: 'agent',
-      agent_id: agentId,
-      url: served.url,
-      port: served.port,
-      public_url: served.publicUrl,
-      skills: served.agent.skillIds,
-      paid: served.paidSkills,
-      data: dataDir,
-      ...(payments ? {wallet: payments.wallet, network: payments.network} : {}),
-      registry: registry ?? null,
-    })
-
     const controller = new AbortController()
     let beats = 0
-    let failure: Promise<unknown> = new Promise(() => {})
-    if (registry && registration) {
-      const {keepRegistered} = await import('../../agent/registration.js')
-      const {API_KEY_ENV} = await import('../../agent/credentials.js')
-      const envKey = process.env[API_KEY_ENV] || undefined
-      failure = keepRegistered({
-        registry,
-        agentId,
-        credentialsDir: registration.credentialsDir,
-        loadCard: registration.loadCard,
-        intervalMs: flags.interval * 1000,
-        signal: controller.signal,
-        apiKey: envKey,
-        onEvent(event) {
-          if (event.event === 'stopped') beats = event.beats
-          else render(event)
-        },
-      }).then(
-        () => new Promise(() => {}),
-        (error: unknown) => (envKey && isMeshError(error) && error.code === 'invalid_credentials' ? new MeshError('unauthorized', 'invalid_credentials', `${API_KEY_ENV} is not the api_key of ${agentId} on ${registry}; unset it to use (or get) the stored one`) : error),
-      )
-    }
-    const ended = await Promise.race([stopSignal.then((signal) => ({signal})), failure.then((error) => ({error}))])
-    // A second signal while stopping means "now".
-    process.once('SIGINT', () => process.exit(1))
-    process.once('SIGTERM', () => process.exit(1))
-    controller.abort()
-    try {
-      await served.stop()
-    } catch (error) {
-      logger.error('stop failed', {error: String((error as Error)?.message ?? error)})
-      process.exit(1)
-    }
-    if ('error' in ended) throw ended.error
-    render({event: 'stopped', service: 'agent', agent_id: agentId, signal: ended.signal, beats})
-    // Everything is closed; exit now rather than wait on a registry call in flight.
-    process.exit(0)
+    await serveProcess({
+      server: {service: 'agent', listen: {host: flags.host, port: flags.port, portFlag: '--port'}},
+      logger,
+      async start() {
+        const served = await serveFolder({folder, port: flags.port, host: flags.host, publicUrl, dataDir, payments, agentId, proxy: flags.proxy, logger})
+        return {
+          ...served,
+          async stop() {
+            // The heartbeat first; the server's close aborts the ctx.signal of running handlers.
+            controller.abort()
+            await served.stop()
+          },
+        }
+      },
+      announce(served) {
+        if (served.replacedUrl) logger.info(`agent.json says url ${served.replacedUrl}; it is served as ${served.publicUrl}, the public URL (pass --public-url to change it)`)
+        render({
+          event: 'listening',
+          service: 'agent',
+          agent_id: agentId,
+          url: served.url,
+          port: served.port,
+          public_url: served.publicUrl,
+          skills: served.agent.skillIds,
+          paid: served.paidSkills,
+          data: dataDir,
+          ...(payments ? {wallet: payments.wallet, network: payments.network} : {}),
+          registry: registry ?? null,
+        })
+      },
+      async background(served) {
+        if (!registry || !credentials) return new Promise<never>(() => {})
+        const [{keepRegistered}, {API_KEY_ENV}] = await Promise.all([import('../../agent/registration.js'), import('../../agent/credentials.js')])
+        const envKey = process.env[API_KEY_ENV] || undefined
+        try {
+          await keepRegistered({
+            registry,
+            agentId,
+            credentialsDir: credentials,
+            loadCard: () => discoveryFor(served.publicUrl),
+            intervalMs: flags.interval * 1000,
+            signal: controller.signal,
+            apiKey: envKey,
+            onEvent(event) {
+              if (event.event === 'stopped') beats = event.beats
+              else render(event)
+            },
+          })
+        } catch (error) {
+          if (envKey && isMeshError(error) && error.code === 'invalid_credentials') throw new MeshError('unauthorized', 'invalid_credentials', `${API_KEY_ENV} is not the api_key of ${agentId} on ${registry}; unset it to use (or get) the stored one`)
+          throw error
+        }
+        // keepRegistered ends only when its signal is aborted, i.e. on the stop.
+        return new Promise<never>(() => {})
+      },
+      stopped: (signal) => render({event: 'stopped', service: 'agent', agent_id: agentId, signal, beats}),
+    })
   }
 }
 
@@ -199,17 +197,4 @@ function pretty(agentId: string, registry: string | undefined) {
         return write(`mesh agent ${agentId} stopped${registry ? ` after ${event.beats} heartbeat${event.beats === 1 ? '' : 's'}` : ''}`)
     }
   }
-}
-
-/** A port in use or an address not ours: one sentence naming the flag, as `mesh serve registry` says it. */
-function listenFailure(error: unknown, host: string, port: number): unknown {
-  const e = error as NodeJS.ErrnoException & {syscall?: string; port?: number}
-  if (e?.syscall !== 'listen' && e?.code !== 'EADDRINUSE') return error
-  const shownPort = e.port || port
-  const why =
-    e.code === 'EADDRINUSE' ? `port ${shownPort} is already in use (pass --port, 0 picks a free one)`
-    : e.code === 'EACCES' ? `no permission to bind port ${shownPort}`
-    : e.code === 'EADDRNOTAVAIL' ? 'no interface of this machine has that address; check --host'
-    : (e.code ?? e.message)
-  return new MeshError('unavailable', 'listen_failed', `The agent could not listen on ${host}:${shownPort}: ${why}`)
 }

@@ -31,7 +31,7 @@ On a terminal, --follow opens a live view with level colours; press l to change 
   async run() {
     const {flags} = await this.parse(DaemonLogs)
     const [{findProjectRoot}, {locateDaemon, readPortalToken}, {followDebug}, {passes, formatLine}] = await Promise.all([
-      import('../../standard/tasks/project-root.js'),
+      import('../../standard/project/project-root.js'),
       import('../../client/daemon/locate.js'),
       import('../../client/daemon/follow-debug.js'),
       import('../../tui/logs/format.js'),
@@ -54,7 +54,7 @@ On a terminal, --follow opens a live view with level colours; press l to change 
       // No daemon: the file it keeps the stream in, as the last one left it (the next one starts from it too).
       const [{readDebugFile}, {meshPath}, {DEBUG_FILE}, {FILES_NOTE}] = await Promise.all([
         import('../../daemon/debug-stream.js'),
-        import('../../standard/tasks/project-root.js'),
+        import('../../standard/project/project-root.js'),
         import('../../protocol/daemon.js'),
         import('../../cli/project-reads.js'),
       ])

@@ -31,7 +31,7 @@ export default class DaemonRestore extends MeshCommand {
   async run() {
     const {args, flags} = await this.parse(DaemonRestore)
     const [{findProjectRoot, meshPath}, {toMeshRelative}, {snapshotTime}, {writeProject}] = await Promise.all([
-      import('../../standard/tasks/project-root.js'),
+      import('../../standard/project/project-root.js'),
       import('../../daemon/snapshots/paths.js'),
       import('../../daemon/snapshots/time.js'),
       import('../../cli/project-writes.js'),
@@ -68,7 +68,7 @@ export default class DaemonRestore extends MeshCommand {
   }
 
   private async listHere(root: string, path: string): Promise<SnapshotRecord[]> {
-    const [{listSnapshots}, {meshPath}] = await Promise.all([import('../../daemon/snapshots/catalog.js'), import('../../standard/tasks/project-root.js')])
+    const [{listSnapshots}, {meshPath}] = await Promise.all([import('../../daemon/snapshots/catalog.js'), import('../../standard/project/project-root.js')])
     return listSnapshots(meshPath(root), path)
   }
 }

@@ -15,7 +15,7 @@ Exit 0 when it runs and answers, 1 otherwise (stopped, or left behind by a kille
   async run() {
     const {flags} = await this.parse(DaemonStatus)
     const [{findProjectRoot}, {locateDaemon}, {fetchHealth}] = await Promise.all([
-      import('../../standard/tasks/project-root.js'),
+      import('../../standard/project/project-root.js'),
       import('../../client/daemon/locate.js'),
       import('../../client/daemon/daemon-client.js'),
     ])

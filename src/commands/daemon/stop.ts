@@ -14,7 +14,7 @@ A runtime file left by a killed daemon is removed. Stopping a daemon that does n
 
   async run() {
     const {flags} = await this.parse(DaemonStop)
-    const [{findProjectRoot}, {stopDaemon}] = await Promise.all([import('../../standard/tasks/project-root.js'), import('../../client/daemon/stop.js')])
+    const [{findProjectRoot}, {stopDaemon}] = await Promise.all([import('../../standard/project/project-root.js'), import('../../client/daemon/stop.js')])
     const root = await findProjectRoot(flags.dir ?? process.cwd())
     const stopped = await stopDaemon(root)
     if (!this.jsonEnabled()) {

@@ -16,7 +16,7 @@ The token is the last word of the output, so \`$(mesh daemon token | awk '{print
   async run() {
     const {flags} = await this.parse(DaemonToken)
     const [{findProjectRoot, meshPath}, {readPortalToken}, {assertPortalTokenPrivate}, {PORTAL_TOKEN_FILE}] = await Promise.all([
-      import('../../standard/tasks/project-root.js'),
+      import('../../standard/project/project-root.js'),
       import('../../client/daemon/locate.js'),
       import('../../daemon/portal-token.js'),
       import('../../protocol/daemon.js'),

@@ -1,7 +1,8 @@
 import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {INITIATIVE_STATUSES, listInitiatives} from '../../standard/initiatives/index.js'
-import {findProjectRoot, formatTable} from '../../standard/tasks/index.js'
+import {findProjectRoot} from '../../standard/project/project-root.js'
+import {formatTable} from '../../standard/tasks/index.js'
 import {projectDirFlag} from '../../cli/project-dir.js'
 
 export default class InitiativeList extends MeshCommand {

@@ -3,7 +3,7 @@ import {MeshCommand} from '../../cli/base-command.js'
 import {projectDirFlag} from '../../cli/project-dir.js'
 import {checkConv, convArg, itemText, queueRoute, textArg, textFileFlag} from '../../cli/queue-input.js'
 import {checkMemberId} from '../../cli/team-input.js'
-import type {QueueItem} from '../../daemon/chat/queue/queue-file.js'
+import type {QueueItem} from '../../protocol/queue.js'
 
 export default class QueueAdd extends MeshCommand {
   static override description = `Queue a turn in a conversation: it is sent when the conversation's current turn ends (one item per finished turn).

@@ -1,7 +1,7 @@
 import {MeshCommand} from '../../cli/base-command.js'
 import {projectDirFlag} from '../../cli/project-dir.js'
 import {checkConv, checkItemId, convArg, itemIdArg, itemText, queueRoute, textArg, textFileFlag} from '../../cli/queue-input.js'
-import type {QueueItem} from '../../daemon/chat/queue/queue-file.js'
+import type {QueueItem} from '../../protocol/queue.js'
 
 export default class QueueEdit extends MeshCommand {
   static override description = `Replace the text of a queued item (only a queued one: not one being sent or failed).`

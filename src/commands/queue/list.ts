@@ -2,7 +2,7 @@ import {MeshCommand} from '../../cli/base-command.js'
 import {projectDirFlag} from '../../cli/project-dir.js'
 import {checkConv, convArg, itemLine, queueRoute} from '../../cli/queue-input.js'
 import {printable} from '../../client/printable.js'
-import type {QueueFile} from '../../daemon/chat/queue/queue-file.js'
+import type {QueueFile} from '../../protocol/queue.js'
 
 export default class QueueList extends MeshCommand {
   static override description = `List the turns queued in a conversation (.mesh/queues/<conv>.json), through the running daemon.

@@ -2,7 +2,7 @@ import {Args} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {projectDirFlag} from '../../cli/project-dir.js'
 import {checkConv, checkItemId, checkPosition, convArg, itemIdArg, queueRoute} from '../../cli/queue-input.js'
-import type {QueueItem} from '../../daemon/chat/queue/queue-file.js'
+import type {QueueItem} from '../../protocol/queue.js'
 
 export default class QueueMove extends MeshCommand {
   static override description = `Move a queued item to another place in its queue.

@@ -1,7 +1,7 @@
 import {MeshCommand} from '../../cli/base-command.js'
 import {projectDirFlag} from '../../cli/project-dir.js'
 import {checkConv, checkItemId, convArg, itemIdArg, queueRoute} from '../../cli/queue-input.js'
-import type {QueueItem} from '../../daemon/chat/queue/queue-file.js'
+import type {QueueItem} from '../../protocol/queue.js'
 
 export default class QueueRemove extends MeshCommand {
   static override description = `Take an item out of its queue (a queued or failed one; an item being sent cannot be taken back).`

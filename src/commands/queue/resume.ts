@@ -1,7 +1,7 @@
 import {MeshCommand} from '../../cli/base-command.js'
 import {projectDirFlag} from '../../cli/project-dir.js'
 import {checkConv, convArg, queueRoute} from '../../cli/queue-input.js'
-import type {QueueFile} from '../../daemon/chat/queue/queue-file.js'
+import type {QueueFile} from '../../protocol/queue.js'
 
 export default class QueueResume extends MeshCommand {
   static override description = `Let a paused queue go on.

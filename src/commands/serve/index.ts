@@ -50,10 +50,10 @@ The daemon serves the project on 127.0.0.1 only: on architect.port of .mesh/publ
 
   async run() {
     const {flags} = await this.parse(Serve)
-    const {findProjectRoot} = await import('../../standard/tasks/project-root.js')
+    const {findProjectRoot} = await import('../../standard/project/project-root.js')
     const root = await findProjectRoot(flags.dir ?? process.cwd())
     if (flags.detach) {
-      const {detachDaemon} = await import('../../daemon/detach.js')
+      const {detachDaemon} = await import('../../cli/detach.js')
       const started = await detachDaemon({root, port: flags.port, logLevel: flags['log-level'], extraArgs: chatLimitArgs(flags)})
       if (!this.jsonEnabled()) {
         this.log(`mesh daemon ${started.already ? 'already serving' : 'serving'} ${root} on ${started.url} (pid ${started.pid}; \`mesh daemon stop\` stops it)`)
@@ -61,28 +61,33 @@ The daemon serves the project on 127.0.0.1 only: on architect.port of .mesh/publ
       }
       return {event: started.already ? 'already_running' : 'detached', url: started.url, pid: started.pid, root, warnings: started.warnings}
     }
-    const [{createLogger}, {startDaemon}] = await Promise.all([import('../../lib/log.js'), import('../../daemon/start.js')])
+    const [{createLogger}, {startDaemon}, {serveProcess}, {DAEMON_HOST}] = await Promise.all([
+      import('../../lib/log.js'),
+      import('../../daemon/start.js'),
+      import('../../cli/serve-process.js'),
+      import('../../daemon/constants.js'),
+    ])
     const logger = createLogger({name: 'daemon', level: flags['log-level']})
-    const running = await startDaemon({root, logger, port: flags.port, chat: chatLimitsOf(flags)})
-    // What /health warns about (a refused clients file, say) comes with the start line, where the operator looks.
-    const warnings = await running.daemon.warnings()
-    const listening = {event: 'listening', url: running.url, port: running.port, pid: process.pid, root, version: running.runtime.version, warnings}
-    if (this.jsonEnabled()) process.stdout.write(JSON.stringify(listening) + '\n')
-    else {
-      this.log(`mesh daemon serving ${root} on ${running.url} (Ctrl-C stops it)`)
-      for (const warning of warnings) this.log(`  warning: ${warning}`)
-    }
-
-    const signal = await new Promise<NodeJS.Signals>((done) => {
-      process.once('SIGINT', () => done('SIGINT'))
-      process.once('SIGTERM', () => done('SIGTERM'))
+    const json = this.jsonEnabled()
+    return serveProcess({
+      // Only a fixed --port fails to listen; the scan of the spec's range says daemon_no_port itself.
+      server: {service: 'daemon', listen: {host: DAEMON_HOST, port: flags.port ?? 0, portFlag: '--port'}},
+      logger,
+      start: () => startDaemon({root, logger, port: flags.port, chat: chatLimitsOf(flags)}),
+      announce: async (running) => {
+        // What /health warns about (a refused clients file, say) comes with the start line, where the operator looks.
+        const warnings = await running.daemon.warnings()
+        const listening = {event: 'listening', url: running.url, port: running.port, pid: process.pid, root, version: running.runtime.version, warnings}
+        if (json) process.stdout.write(JSON.stringify(listening) + '\n')
+        else {
+          this.log(`mesh daemon serving ${root} on ${running.url} (Ctrl-C stops it)`)
+          for (const warning of warnings) this.log(`  warning: ${warning}`)
+        }
+      },
+      stopped: (signal) => {
+        if (json) process.stdout.write(JSON.stringify({event: 'stopped', signal}) + '\n')
+        else this.log('mesh daemon stopped')
+      },
     })
-    // A second signal while stopping means "now".
-    process.once('SIGINT', () => process.exit(1))
-    process.once('SIGTERM', () => process.exit(1))
-    await running.stop()
-    if (this.jsonEnabled()) process.stdout.write(JSON.stringify({event: 'stopped', signal}) + '\n')
-    else this.log('mesh daemon stopped')
-    process.exit(0)
   }
 }

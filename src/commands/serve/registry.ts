@@ -1,7 +1,6 @@
 import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
 import {relayLimitFlags, relayLimitsOf, serverFlags} from '../../cli/server-flags.js'
-import {freePort} from '../../http/listen.js'
 
 export default class ServeRegistry extends MeshCommand {
   static override description = `Run an agent registry (with its search, prober, message bus and the cluster relay) on one port.
@@ -41,13 +40,13 @@ Storage is SQLite in <data>/mesh.db unless --database-url names a PostgreSQL dat
       json: this.jsonEnabled(),
       log: (line) => this.log(line),
       start: async ({dataDir, publicUrl, logger}) => {
-        const [{buildRegistryServer}, {serve}] = await Promise.all([import('../../registry/compose.js'), import('../../http/host.js')])
-        // The public URL defaults to the listening address, which --port 0 knows only once a port is picked.
-        const port = flags.port === 0 ? await freePort(flags.host) : flags.port
-        const shownHost = flags.host.includes(':') ? `[${flags.host}]` : flags.host === '0.0.0.0' ? '127.0.0.1' : flags.host
+        const [{buildRegistryServer}, {serve}, {publicAddress}] = await Promise.all([import('../../registry/compose.js'), import('../../http/host.js'), import('../../http/listen.js')])
+        // The cards, handles and ws URLs carry the public URL: port and URL are settled before the services are built.
+        const address = await publicAddress({host: flags.host, port: flags.port, publicUrl})
+        const port = address.port
         const server = await buildRegistryServer({
           dataDir,
-          publicUrl: publicUrl ?? `http://${shownHost}:${port}`,
+          publicUrl: address.publicUrl,
           logger,
           databaseUrl: flags['database-url'] || undefined,
           databaseSchema: flags['database-schema'],

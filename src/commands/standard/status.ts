@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
-import {findProjectRoot} from '../../standard/tasks/index.js'
+import {findProjectRoot} from '../../standard/project/project-root.js'
 import {standardStatus, type StandardStatus} from '../../standard/versioning/index.js'
 import {projectDirFlag} from '../../cli/project-dir.js'
 

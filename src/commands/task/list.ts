@@ -1,6 +1,7 @@
 import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
-import {findProjectRoot, formatTable, listTasks} from '../../standard/tasks/index.js'
+import {findProjectRoot} from '../../standard/project/project-root.js'
+import {formatTable, listTasks} from '../../standard/tasks/index.js'
 import {projectDirFlag} from '../../cli/project-dir.js'
 
 export default class TaskList extends MeshCommand {

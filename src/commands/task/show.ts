@@ -1,6 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
-import {findProjectRoot, showTask} from '../../standard/tasks/index.js'
+import {findProjectRoot} from '../../standard/project/project-root.js'
+import {showTask} from '../../standard/tasks/index.js'
 import {projectDirFlag} from '../../cli/project-dir.js'
 
 export default class TaskShow extends MeshCommand {

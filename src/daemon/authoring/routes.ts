@@ -10,6 +10,7 @@ import {relative, sep} from 'node:path'
 import {createMutex} from '../../lib/mutex.js'
 import {assertValid} from '../../lib/schemas.js'
 import {BY_OPERATOR} from '../../protocol/tasks.js'
+import {TEAM_EVENTS, type TeamEventData} from '../../protocol/team.js'
 import {createInitiative} from '../../standard/initiatives/index.js'
 import {renderResources} from '../../standard/render/index.js'
 import {buildRoadmap} from '../../standard/roadmap/index.js'
@@ -87,7 +88,7 @@ export function authoringRoutes(context: DaemonContext): Route[] {
         const report = await wire(() => migrateStandard(context.root, {dryRun: body.dry_run ?? false, write: write(MIGRATE_REASON)}))
         if (!report.dry_run) {
           // As the team area's own migration: each rewritten card is a team.updated.
-          for (const file of report.changed) context.events.publish('team.updated', {id: file.path.split('/').pop()!.replace(/\.md$/, '')})
+          for (const file of report.changed) context.events.publish(TEAM_EVENTS.updated, {id: file.path.split('/').pop()!.replace(/\.md$/, '')} satisfies TeamEventData)
         }
         return report
       },

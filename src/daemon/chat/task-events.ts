@@ -7,29 +7,10 @@
  * anchor that names no active task (a typo, an archived task) starts
  * nothing. docs/daemon-api.md, Chat.
  */
+import {TASK_FAILED_EVENT, TASK_STARTED_EVENT, type TaskFailedData, type TaskStartedData} from '../../protocol/tasks.js'
 import {findTask} from '../../standard/tasks/index.js'
 import type {DaemonContext} from '../context.js'
 import type {ChatFinalData, ChatTurnStartedData} from './wire.js'
-
-export const TASK_STARTED_EVENT = 'task.started'
-export const TASK_FAILED_EVENT = 'task.failed'
-
-/** `task.started`. */
-export interface TaskStartedData {
-  author: string
-  text: string
-  task: string
-  initiative?: string
-  conv: string
-  turn_id: string
-  member: string
-}
-
-/** `task.failed`: the turn that started on the task failed; `reason` and `detail` are its final's. */
-export interface TaskFailedData extends TaskStartedData {
-  reason: string
-  detail?: string
-}
 
 interface Started {
   task: string

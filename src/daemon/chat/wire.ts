@@ -4,10 +4,11 @@
  * are re-exported or derived from the code that sends them; the event
  * payloads are declared here and turn.ts and engine.ts build theirs with
  * `satisfies`, so the two cannot drift (docs/daemon-api.md, Chat, lists
- * them). A client importing this loads no server code.
+ * them). The task, team, queue and file-watcher payloads are the daemon's
+ * contract with every client, in src/protocol/. A client importing this
+ * loads no server code.
  */
 import type {MemberSummary} from '../team/cards.js'
-import type {QueueItem} from './queue/queue-file.js'
 import type {Thread} from './thread/read.js'
 import type {ConversationView, SubmitResult, TurnAnchor, TurnFailure, TurnOrigin, TurnUsage} from './types.js'
 import type {AccessLevel} from './clients/templates.js'
@@ -16,13 +17,11 @@ export type {ConversationView, TurnAnchor, TurnFailure, TurnOrigin, TurnUsage} f
 export type {TurnRecord} from './engine.js'
 export type {MemberSummary} from '../team/cards.js'
 export type {AccessLevel} from './clients/templates.js'
-export type {QueueFile, QueueItem, QueueList, QueueStatus} from './queue/queue-file.js'
 export type {LedgerRow, LedgerSnapshot, Requester, DelegationOutcome} from './delegation/ledger.js'
 export type {BudgetState} from './usage/budget.js'
 export type {UsageTotals, MemberUsage, ConvUsage, DayUsage} from './usage/sum.js'
 export type {UsageReport} from './usage/routes.js'
 export type {ThreadEntry} from './thread/read.js'
-export type {TaskStartedData, TaskFailedData} from './task-events.js'
 export type {DeployCompletedData} from './agent-reports.js'
 
 /** `GET /chat/conv/<conv>/thread` (issue 19): the conversation read back from the timeline. */
@@ -185,29 +184,4 @@ export interface DelegationResentData extends TimelineFields {
   requester: {conv: string | null; member: string}
   /** The turn that answers it (merged into the session's next turn). */
   turn_id: string
-}
-
-/** `queue.paused` (queue/pause-hook.ts, issue 19): a failed turn holds the queue; `queue.resumed`: the operator let it go on. */
-export interface QueuePausedData {
-  conv: string
-  version: number
-  paused: {reason: string; turn_id?: string; at: string}
-}
-export interface QueueResumedData {
-  conv: string
-  version: number
-  /** Items still queued. */
-  queued: number
-}
-
-/** `queue.item.added|updated|removed|sent` (queue/store.ts). */
-export interface QueueEventData {
-  conv: string
-  version: number
-  item: QueueItem
-}
-
-/** `team.created|updated|deleted` (team/members.ts). */
-export interface TeamEventData {
-  id: string
 }

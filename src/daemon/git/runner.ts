@@ -57,7 +57,10 @@ const USER_ENVIRONMENT = {
 
 export function createGitRunner(options: GitRunnerOptions): GitRunner {
   const env = gitEnvironment(options.env)
-  const make = (signal: AbortSignal) => simpleGit({baseDir: options.root, timeout: {block: options.timeoutMs}, abort: signal, unsafe: USER_ENVIRONMENT}).env(env)
+  // simple-git 4 refuses any GIT_* (or EDITOR, PAGER…) variable given to .env() that allowEnvironment does not name:
+  // every variable here is the user's own or the daemon's, so all are named.
+  const allowEnvironment = Object.keys(env)
+  const make = (signal: AbortSignal) => simpleGit({baseDir: options.root, timeout: {block: options.timeoutMs}, abort: signal, unsafe: USER_ENVIRONMENT, allowEnvironment}).env(env)
   const interrupt = new AbortController()
   const stop = new AbortController()
   const interruptible = make(interrupt.signal)

@@ -13,10 +13,10 @@ import {STATUS_OF_KIND} from '../../http/error-middleware.js'
 import {writeRawError} from '../../http/raw-error.js'
 import {isMeshError} from '../../lib/errors.js'
 import {CLOSE_CODES} from '../../protocol/close-codes.js'
+import {EVENTS_PATH} from '../../protocol/daemon.js'
 import type {DaemonContext} from '../context.js'
 import {assertLoopbackRequest, assertPortalToken, assertProject, bearerOf} from './guards.js'
 
-export const EVENTS_PATH = '/events'
 /** Unsent bytes after which a subscriber is dropped (docs/daemon-api.md, Events). */
 export const EVENTS_HIGH_WATER_BYTES = 1024 * 1024
 const PING_INTERVAL_MS = 30_000

@@ -13,6 +13,7 @@ import {Document, isMap, isScalar, isSeq, parseDocument, type YAMLMap, type YAML
 import {ensureContainedFolder, isPathRefused} from '../../lib/contained-files.js'
 import {conflict, MeshError} from '../../lib/errors.js'
 import {getValidator, describeSchemaError, instancePathToField} from '../../lib/schemas.js'
+import {FILE_EVENT_TYPES, type LinksUpdatedData} from '../../protocol/watch.js'
 import {STANDARD_PATHS} from '../../standard/constants.js'
 import {describeReadError} from '../../standard/frontmatter.js'
 import type {DaemonContext} from '../context.js'
@@ -173,7 +174,7 @@ export function updateLinks<T>(context: DaemonContext, update: LinksUpdate<T>): 
       }
       if (next === text) return {result, registry, written: false}
       await context.writer.write(LINKS_FILE, next, {reason: update.reason})
-      context.events.publish('links.updated', {module: update.module, by: 'daemon'})
+      context.events.publish(FILE_EVENT_TYPES.links, {module: update.module, by: 'daemon'} satisfies LinksUpdatedData)
       return {result, registry, written: true}
     }, {busy: linksLocked})
   })

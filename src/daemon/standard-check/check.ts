@@ -5,7 +5,7 @@
  * an outcome with a reason (docs/daemon.md, Standard catch-up).
  */
 import {readContainedFileSync} from '../../lib/contained-files.js'
-import {meshPath} from '../../standard/tasks/project-root.js'
+import {meshPath} from '../../standard/project/project-root.js'
 import {STANDARD_URL_ENV, STANDARD_VERSION_FILE, VERSION_PATH} from '../../standard/versioning/constants.js'
 import {readInstalledVersion} from '../../standard/versioning/installed.js'
 import {fetchText, parseCanonicalVersion, resolveStandardUrls, siteFromDocs} from '../../standard/versioning/remote.js'

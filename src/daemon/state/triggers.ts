@@ -5,7 +5,7 @@
  * tree whose token estimate `.mesh/state.json` reports. The generated files
  * themselves never are, or a rebuild would cause the next.
  */
-import type {DaemonEvent} from '../events.js'
+import type {DaemonEvent} from '../../protocol/events.js'
 import {GENERATED_FILES} from './constants.js'
 
 const MESH_PREFIX = '.mesh/'

@@ -5,7 +5,7 @@
  * (docs/daemon-api.md, Tasks).
  */
 import {isMeshError} from '../../lib/errors.js'
-import {BY_DAEMON, TASK_ARCHIVED_EVENT, TASK_CREATED_EVENT, TASK_UPDATED_EVENT, taskUpdatedData} from '../../protocol/tasks.js'
+import {BY_DAEMON, TASK_ARCHIVED_EVENT, TASK_CREATED_EVENT, TASK_UPDATED_EVENT, taskUpdatedData, type TaskArchivedData} from '../../protocol/tasks.js'
 import {isDispatchable, type ArchiveReport, type CreatedTask, type CreateTaskInput} from '../../standard/tasks/index.js'
 import type {DaemonContext} from '../context.js'
 import {ARCHIVE_TAG, BOOKKEEPING_TAG} from './constants.js'
@@ -40,7 +40,7 @@ export async function archiveTasks(context: DaemonContext, olderThanMs: number, 
     }
   })
   for (const task of report.archived) {
-    context.events.publish(TASK_ARCHIVED_EVENT, {id: task.id, module: task.module, path: task.to, from_path: task.from, completed_at: task.completed_at, by})
+    context.events.publish(TASK_ARCHIVED_EVENT, {id: task.id, module: task.module, path: task.to, from_path: task.from, completed_at: task.completed_at, by} satisfies TaskArchivedData)
   }
   if (report.archived.length > 0 || report.skipped.length > 0) {
     const skipped = report.skipped.map((task) => `${task.id} (${task.reason})`).join(', ')

@@ -11,10 +11,10 @@ import {dirname, relative, sep} from 'node:path'
 import {MeshError, forbidden, invalid} from '../../lib/errors.js'
 import {ensureContainedFolder} from '../../lib/contained-files.js'
 import {BY_OPERATOR} from '../../protocol/tasks.js'
+import {meshPath} from '../../standard/project/project-root.js'
 import {
   archiveDoneTasks,
   createTask,
-  meshPath,
   moveTask,
   recordCommitSha,
   type ArchiveReport,

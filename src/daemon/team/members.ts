@@ -6,6 +6,7 @@
  * token follows `exposure`. docs/daemon-api.md, Team.
  */
 import {conflict, notFound} from '../../lib/errors.js'
+import {TEAM_EVENTS, type TeamEventData} from '../../protocol/team.js'
 import {editFrontmatter, splitFrontmatter, stringifyFrontmatter} from '../../standard/frontmatter.js'
 import {migrateTeamCard} from '../../standard/versioning/team-card.js'
 import type {DaemonContext} from '../context.js'
@@ -52,7 +53,7 @@ export async function createMember(context: DaemonContext, input: MemberInput): 
   await context.writer.write(cardPath(input.id), text, {reason: 'team.create'})
   const card = readCardText(input.id, text)
   await syncToken(context, card)
-  context.events.publish('team.created', {id: input.id})
+  context.events.publish(TEAM_EVENTS.created, {id: input.id} satisfies TeamEventData)
   return card
 }
 
@@ -80,7 +81,7 @@ export async function patchMember(context: DaemonContext, id: string, patch: Mem
   if (card.exposure === 'internal') await syncToken(context, card)
   await context.writer.write(cardPath(id), text, {reason: 'team.update'})
   if (card.exposure === 'external') await syncToken(context, card)
-  context.events.publish('team.updated', {id})
+  context.events.publish(TEAM_EVENTS.updated, {id} satisfies TeamEventData)
   return card
 }
 
@@ -89,5 +90,5 @@ export async function deleteMember(context: DaemonContext, id: string): Promise<
   if (!(await cardExists(context, id))) throw notFound('member_not_found', `No team member ${id} (.mesh/${cardPath(id)})`)
   await memberTokens(context).revoke(id)
   await context.writer.remove(cardPath(id), {reason: 'team.delete'})
-  context.events.publish('team.deleted', {id})
+  context.events.publish(TEAM_EVENTS.deleted, {id} satisfies TeamEventData)
 }

@@ -8,6 +8,7 @@
  * second start changes nothing. docs/daemon.md, Roster migration.
  */
 import {writeContainedFile} from '../../lib/contained-files.js'
+import {TEAM_EVENTS, type TeamEventData} from '../../protocol/team.js'
 import {decodeUtf8ForRewrite} from '../../standard/project/utf8.js'
 import {planRosterMigration, type RosterCard, type RosterStep} from '../../standard/versioning/roster-plan.js'
 import type {DaemonContext} from '../context.js'
@@ -96,7 +97,7 @@ async function carryOut(context: DaemonContext, step: RosterStep, result: Roster
       await context.writer.write(path, step.text, {reason: REASON})
       const what = [step.dropped.length > 0 ? `dropped ${step.dropped.join(', ')}` : '', step.filled.length > 0 ? `filled ${step.filled.join(', ')}` : ''].filter(Boolean).join('; ')
       context.debug.log({lvl: 'info', tag: REASON, msg: `migrated ${shown(path)} in place (${what})`, data: {from: step.stem, to: step.stem, path: shown(path), dropped: step.dropped, filled: step.filled}})
-      context.events.publish('team.updated', {id: step.stem})
+      context.events.publish(TEAM_EVENTS.updated, {id: step.stem} satisfies TeamEventData)
       return
     }
     case 'rename': {
@@ -107,8 +108,8 @@ async function carryOut(context: DaemonContext, step: RosterStep, result: Roster
       await context.writer.remove(cardPath(step.from), {reason: REASON})
       await memberTokens(context).revoke(step.from)
       context.debug.log({lvl: 'info', tag: REASON, msg: `renamed the seeded coordinator ${shown(cardPath(step.from))} to ${shown(path)} (v37)`, data: {from: step.from, to: step.to, path: shown(path)}})
-      context.events.publish('team.deleted', {id: step.from})
-      context.events.publish('team.created', {id: step.to})
+      context.events.publish(TEAM_EVENTS.deleted, {id: step.from} satisfies TeamEventData)
+      context.events.publish(TEAM_EVENTS.created, {id: step.to} satisfies TeamEventData)
       return
     }
     case 'archive': {
@@ -118,7 +119,7 @@ async function carryOut(context: DaemonContext, step: RosterStep, result: Roster
       await context.writer.remove(cardPath(step.from), {reason: REASON})
       await memberTokens(context).revoke(step.from)
       context.debug.log({lvl: 'info', tag: ARCHIVE_TAG, msg: `archived the seeded card ${shown(cardPath(step.from))} to ${shown(path)} (v37)`, data: {from: step.from, to: step.repointTo, path: shown(path)}})
-      context.events.publish('team.deleted', {id: step.from})
+      context.events.publish(TEAM_EVENTS.deleted, {id: step.from} satisfies TeamEventData)
       return
     }
     case 'skip':

@@ -8,7 +8,8 @@
 import type {Stats} from 'node:fs'
 import {lstat} from 'node:fs/promises'
 import {MESH_DIR} from '../../protocol/daemon.js'
-import {BY_FILE, TASK_ARCHIVED_EVENT, TASK_UPDATED_EVENT, taskUpdatedData} from '../../protocol/tasks.js'
+import {BY_FILE, TASK_ARCHIVED_EVENT, TASK_UPDATED_EVENT, taskUpdatedData, type TaskCreatedData, type TaskDeletedData} from '../../protocol/tasks.js'
+import {FILE_EVENT_TYPES, type FileChange, type FileChangedData, type LinksUpdatedData, type RunbookChangedData, type TimelineAppendedData} from '../../protocol/watch.js'
 import {isDispatchable, scanTasks} from '../../standard/tasks/index.js'
 import type {DaemonContext} from '../context.js'
 import {classifyPath} from './classify.js'
@@ -18,23 +19,6 @@ import type {OwnWrites} from './own-writes.js'
 import {readTaskInfo} from './task-info.js'
 import type {TimelineReader} from './timeline-reader.js'
 import {DAEMON_TIMELINE_SRC} from '../chat/constants.js'
-
-export type FileChange = 'added' | 'changed' | 'removed'
-
-/** The event types the watcher publishes. */
-export const FILE_EVENT_TYPES = {
-  workflow: 'workflows.updated',
-  workflowRun: 'workflows.run.updated',
-  protocol: 'protocols.updated',
-  protocolRun: 'protocols.run.updated',
-  links: 'links.updated',
-  cluster: 'cluster.updated',
-  taskCreated: 'task.created',
-  taskUpdated: TASK_UPDATED_EVENT,
-  taskDeleted: 'task.deleted',
-  timeline: 'timeline.appended',
-  file: 'file.changed',
-} as const
 
 export interface FileEvents {
   /** Reads the status of every active task, so the first change of a file after start knows its `from`. */
@@ -132,19 +116,19 @@ export function createFileEvents(context: DaemonContext, deps: {ownWrites: OwnWr
       const shown = `${MESH_DIR}/${path}`
       switch (file.kind) {
         case 'workflow':
-          events.publish(FILE_EVENT_TYPES.workflow, {id: file.id, path: shown, change})
+          events.publish(FILE_EVENT_TYPES.workflow, {id: file.id, path: shown, change} satisfies RunbookChangedData)
           return
         case 'workflow-run':
-          events.publish(FILE_EVENT_TYPES.workflowRun, {id: file.id, path: shown, change})
+          events.publish(FILE_EVENT_TYPES.workflowRun, {id: file.id, path: shown, change} satisfies RunbookChangedData)
           return
         case 'protocol':
-          events.publish(FILE_EVENT_TYPES.protocol, {id: file.id, path: shown, change})
+          events.publish(FILE_EVENT_TYPES.protocol, {id: file.id, path: shown, change} satisfies RunbookChangedData)
           return
         case 'protocol-run':
-          events.publish(FILE_EVENT_TYPES.protocolRun, {id: file.id, path: shown, change})
+          events.publish(FILE_EVENT_TYPES.protocolRun, {id: file.id, path: shown, change} satisfies RunbookChangedData)
           return
         case 'links':
-          events.publish(FILE_EVENT_TYPES.links, {module: null, by: 'file'})
+          events.publish(FILE_EVENT_TYPES.links, {module: null, by: BY_FILE} satisfies LinksUpdatedData)
           return
         case 'cluster':
           events.publish(FILE_EVENT_TYPES.cluster, {})
@@ -153,16 +137,15 @@ export function createFileEvents(context: DaemonContext, deps: {ownWrites: OwnWr
           if (change === 'removed') {
             const id = tasks.get(path)?.id ?? file.nameId
             tasks.delete(path)
-            events.publish(FILE_EVENT_TYPES.taskDeleted, {id, path: shown, module: file.module})
+            events.publish(FILE_EVENT_TYPES.taskDeleted, {id, path: shown, module: file.module} satisfies TaskDeletedData)
             return
           }
           const before = tasks.get(path)
           const info = await remember(path, file.nameId)
           if (info.problem) debug.log({lvl: 'warn', tag: 'watch', msg: `${path}: ${info.problem}; reported by its file name`})
           if (change === 'added') {
-            const data: Record<string, unknown> = {id: info.id, path: shown, module: file.module}
-            if (info.status !== undefined) data.status = info.status
-            events.publish(FILE_EVENT_TYPES.taskCreated, {...data, by: BY_FILE})
+            const status = info.status !== undefined ? {status: info.status} : {}
+            events.publish(FILE_EVENT_TYPES.taskCreated, {id: info.id, path: shown, module: file.module, ...status, by: BY_FILE} satisfies TaskCreatedData)
             return
           }
           // The one task.updated shape (src/protocol/tasks.ts): a change on disk is `by: "file"`.
@@ -183,12 +166,12 @@ export function createFileEvents(context: DaemonContext, deps: {ownWrites: OwnWr
           // The daemon's own lines (chat turns) were published as their own events when written.
           const appended = read.events.filter((event) => event.src !== DAEMON_TIMELINE_SRC)
           for (let i = 0; i < appended.length; i += TIMELINE_EVENTS_PER_MESSAGE) {
-            events.publish(FILE_EVENT_TYPES.timeline, {file: shown, events: appended.slice(i, i + TIMELINE_EVENTS_PER_MESSAGE)})
+            events.publish(FILE_EVENT_TYPES.timeline, {file: shown, events: appended.slice(i, i + TIMELINE_EVENTS_PER_MESSAGE)} satisfies TimelineAppendedData)
           }
           return
         }
         default:
-          events.publish(FILE_EVENT_TYPES.file, {path: shown, change})
+          events.publish(FILE_EVENT_TYPES.file, {path: shown, change} satisfies FileChangedData)
       }
     },
   }

@@ -7,7 +7,6 @@ import type {DaemonArea} from '../area.js'
 import type {DaemonContext} from '../context.js'
 import {createMeshWatcher, type MeshWatcherOptions} from './watcher.js'
 
-export {FILE_EVENT_TYPES, type FileChange} from './file-events.js'
 export {isIgnoredPath} from './ignore.js'
 export {classifyPath, type WatchedFile} from './classify.js'
 

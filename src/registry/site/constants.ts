@@ -14,6 +14,8 @@ export const SITE_CSP = [
   "style-src 'self'",
   "img-src 'self' data:",
   "connect-src 'self'",
+  // live.js runs itself as a SharedWorker: one event stream for all the site's tabs of a browser.
+  "worker-src 'self'",
   "base-uri 'none'",
   "form-action 'self'",
   "frame-ancestors 'none'",
@@ -32,7 +34,10 @@ export const PAGE_CACHE_CONTROL = 'no-cache'
 /** Hashed assets never change under their name. */
 export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable'
 
-/** Event streams open at once on one node (`/network/events`, `/clusters/events`); more are told to retry. */
+/** The site's one event stream per browser, every live area's events in one connection (live/). */
+export const SITE_STREAM_PATH = '/site/events'
+
+/** Event streams open at once on one node per area (`/network/events`, `/clusters/events`, each counting `/site/events` too); more are told to retry. */
 export const MAX_EVENT_STREAMS = 1000
 
 /** A comment line on every open stream this often, so proxies keep it open. */

@@ -17,7 +17,7 @@ export interface PageOptions {
   main: Html
   /** Stylesheets after base.css, by asset name (`network.css`). */
   styles?: string[]
-  /** Scripts by asset name, loaded with `defer` after site.js (the helpers every page's script shares). */
+  /** Scripts by asset name, loaded with `defer` after site.js (the helpers every page's script shares) and live.js (the one event stream all tabs share). */
   scripts?: string[]
   /** `<meta name="description">`. */
   description?: string
@@ -44,7 +44,7 @@ ${options.description ? html`<meta name="description" content="${options.descrip
 <link rel="icon" href="${assets.url('favicon.svg')}" type="image/svg+xml">
 <link rel="stylesheet" href="${assets.url('base.css')}">
 ${(options.styles ?? []).map((name) => html`<link rel="stylesheet" href="${assets.url(name)}">`)}
-${options.scripts?.length ? ['site.js', ...options.scripts].map((name) => html`<script defer src="${assets.url(name)}"></script>`) : ''}
+${options.scripts?.length ? ['site.js', 'live.js', ...options.scripts].map((name) => html`<script defer src="${assets.url(name)}"></script>`) : ''}
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>

@@ -12,6 +12,7 @@ import {createSiteAssets} from './assets.js'
 import {createClusterPages} from './clusters/area.js'
 import {MAX_EVENT_STREAMS, STREAM_KEEPALIVE_MS, STREAM_RETRY_MS} from './constants.js'
 import {siteChain} from './http/chain.js'
+import {createLiveStream} from './live/area.js'
 import {createNetworkPages} from './network/area.js'
 import {createStandardPages} from './standard/area.js'
 import {shippedStandardSite} from '../../standard/site.js'
@@ -27,9 +28,10 @@ export function createSitePart(context: RegistryContext, options: SiteOptions = 
     clusters: options.clusters,
     catalogPollMs: options.catalogPollMs ?? DEFAULT_CATALOG_POLL_MS,
     standard: options.standard ?? shippedStandardSite(context.publicUrl),
-    streams: () => createEventStreamHub({max: options.maxStreams ?? MAX_EVENT_STREAMS, keepaliveMs: STREAM_KEEPALIVE_MS, retryMs: STREAM_RETRY_MS}),
+    streams: (topic) => createEventStreamHub({max: options.maxStreams ?? MAX_EVENT_STREAMS, keepaliveMs: STREAM_KEEPALIVE_MS, retryMs: STREAM_RETRY_MS, topic}),
   }
-  const areas = [createAgentPages(deps), createNetworkPages(deps), createClusterPages(deps), createStandardPages(deps)]
+  const pages = [createAgentPages(deps), createNetworkPages(deps), createClusterPages(deps), createStandardPages(deps)]
+  const areas = [...pages, createLiveStream(deps, pages)]
   return {
     name: 'site',
     middleware: siteChain(deps.assets, areas, context.logger),

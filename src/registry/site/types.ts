@@ -1,6 +1,6 @@
 /** The seams of the site: what a page area receives and what it hands back. */
 import type {PublicClusterView} from '../../cluster/public-view.js'
-import type {EventStreamHub} from '../../http/sse.js'
+import type {EventStream, EventStreamHub} from '../../http/sse.js'
 import type {MeshService} from '../../http/service.js'
 import type {SearchService} from '../search/search-service.js'
 import type {RegistryContext} from '../types.js'
@@ -30,14 +30,23 @@ export interface SiteDeps {
   clusters?: PublicClusterView
   catalogPollMs: number
   standard: StandardSite
-  /** Makes an event-stream hub with the site's limits (one per live area). */
-  streams(): EventStreamHub
+  /** Makes an event-stream hub with the site's limits (one per live area), its events carried as `topic` on the site's one stream. */
+  streams(topic?: string): EventStreamHub
+}
+
+/** An area's live events as a topic of the site's one stream per browser (`/site/events`, live/area.ts). */
+export interface LiveTopic {
+  hub: EventStreamHub
+  /** Greets a stream that joins the topic (the catalog's `ready`). */
+  hello?: (stream: EventStream) => void
 }
 
 /** One area of the site (agent pages, network, clusters): its routes and background work. */
 export interface SiteArea {
   name: string
   middleware: MeshService['middleware']
+  /** Its live events, when it has any. */
+  live?: LiveTopic
   start?(): Promise<void> | void
   close?(): Promise<void> | void
 }

@@ -1,7 +1,7 @@
 import {listContainedFolder, readContainedText} from '../../lib/contained-files.js'
 import {compareIds, compareText} from '../compare.js'
 import {describeReadError, parseFrontmatter} from '../frontmatter.js'
-import {meshPath} from '../tasks/project-root.js'
+import {meshPath} from '../project/project-root.js'
 import {scanTasks, type TaskRecord} from '../tasks/task-files.js'
 import {INITIATIVES_DIR} from './constants.js'
 

@@ -1,4 +1,5 @@
-/** The loader of a mesh project folder: discovery, classification, parsing. */
+/** A mesh project folder: finding its root, its paths and dates, and the loader (discovery, classification, parsing). */
+export {findProjectRoot, isDirectory, meshPath, utcDate, utcDateTime} from './project-root.js'
 export {loadProject, MAX_STANDARD_FILE_BYTES, type LoadOptions} from './load.js'
 export {classifyFile, isDenied, skipDirectoryReason, skipFileReason, FORMAT_OF_KIND} from './classify.js'
 export {parseSimpleYaml} from './simple-yaml.js'

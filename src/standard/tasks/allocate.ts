@@ -4,7 +4,7 @@ import {conflict} from '../../lib/errors.js'
 import {compareText} from '../compare.js'
 import {createFileExclusive} from '../../lib/exclusive-create.js'
 import {ARCHIVE_DIR, MAX_ID_ATTEMPTS, MODULES_DIR, RESERVATIONS_DIR, TASKS_DIR} from './constants.js'
-import {meshPath} from './project-root.js'
+import {meshPath} from '../project/project-root.js'
 import {idsOf, scanTasks, type TaskRecord} from './task-files.js'
 
 /** The number of `id` when it is `prefix` followed by digits only, else undefined. */

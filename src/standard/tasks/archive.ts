@@ -11,7 +11,7 @@ import {writeFileAtomic} from '../../lib/atomic-write.js'
 import {invalid} from '../../lib/errors.js'
 import {MESH_DIR} from '../constants.js'
 import {ARCHIVE_DIR, MODULES_DIR} from './constants.js'
-import {meshPath} from './project-root.js'
+import {meshPath} from '../project/project-root.js'
 import {readTaskBytes, scanTasks} from './task-files.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000

@@ -3,7 +3,7 @@ import {parse} from 'yaml'
 import {invalid, notFound} from '../../lib/errors.js'
 import {describeReadError} from '../frontmatter.js'
 import {CLUSTER_FILE} from './constants.js'
-import {meshPath} from './project-root.js'
+import {meshPath} from '../project/project-root.js'
 
 /** The part of a cluster.yaml module entry that task authoring needs. */
 export interface ClusterModule {

@@ -1,5 +1,6 @@
 import {invalid} from '../../lib/errors.js'
 import type {ClusterModule} from './cluster-modules.js'
+import {patternWords} from '../../lib/schema-words.js'
 import {TASK_PREFIX} from './constants.js'
 
 /**
@@ -33,7 +34,7 @@ export function resolvePrefixes(modules: ClusterModule[], known: ReadonlyMap<str
   for (const module of modules) {
     if (module.task_prefix === undefined) continue
     if (!TASK_PREFIX.test(module.task_prefix)) {
-      throw invalid('task_prefix_invalid', `Module "${module.id}" has task_prefix "${module.task_prefix}"; it must match ${TASK_PREFIX.source}.`, {field: 'task_prefix'})
+      throw invalid('task_prefix_invalid', `Module "${module.id}" has task_prefix "${module.task_prefix}"; it must be ${patternWords(TASK_PREFIX.source)}.`, {field: 'task_prefix'})
     }
     if (taken.has(module.task_prefix)) {
       throw invalid('task_prefix_duplicate', `Two modules use task_prefix "${module.task_prefix}"; each module needs its own.`, {field: 'task_prefix'})

@@ -6,7 +6,7 @@ import {notFound} from '../../lib/errors.js'
 import {describeReadError, parseFrontmatter, splitFrontmatter} from '../frontmatter.js'
 import {parseSimpleYaml} from '../project/simple-yaml.js'
 import {ARCHIVE_DIR, ARCHIVE_MONTH, MODULES_DIR, TASKS_DIR} from './constants.js'
-import {meshPath} from './project-root.js'
+import {meshPath} from '../project/project-root.js'
 
 /** Task files read between two yields to the event loop. */
 const READ_BATCH = 512

@@ -1,6 +1,6 @@
 import {readContainedText} from '../../lib/contained-files.js'
 import {invalid} from '../../lib/errors.js'
-import {meshPath} from '../tasks/project-root.js'
+import {meshPath} from '../project/project-root.js'
 import {STANDARD_VERSION_FILE} from './constants.js'
 
 /** The integer in `.mesh/STANDARD_VERSION`, or null when the file is missing. Throws on anything but an integer. */

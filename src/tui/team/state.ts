@@ -10,16 +10,15 @@ import type {
   ChatFinalData,
   ChatTurnStartedData,
   ChatUserData,
-  DaemonEventMessage,
   DelegationClosedData,
   DelegationOpenedData,
   MemberSummary,
-  QueueEventData,
-  QueueFile,
-  QueueItem,
-  TeamEventData,
   TeamSnapshot,
 } from '../../client/daemon/team-watch.js'
+import type {DaemonEventMessage} from '../../protocol/events.js'
+import {QUEUE_EVENTS, type QueueEventData, type QueueFile, type QueueItem} from '../../protocol/queue.js'
+import {TASK_COMPLETED_EVENT} from '../../protocol/tasks.js'
+import {TEAM_EVENTS, type TeamEventData} from '../../protocol/team.js'
 
 export interface MemberRow {
   id: string
@@ -166,7 +165,7 @@ function applyQueue(state: TeamState, type: string, data: QueueEventData): TeamS
   // Versions only grow: an event the snapshot already holds is skipped.
   if (data.version <= known.version) return state
   let items = known.items.filter((item) => item.id !== data.item.id)
-  if (type === 'queue.item.added' || type === 'queue.item.updated') {
+  if (type === QUEUE_EVENTS.added || type === QUEUE_EVENTS.updated) {
     const at = Math.min(Math.max(0, data.item.position), items.length)
     items = [...items.slice(0, at), data.item, ...items.slice(at)]
   }
@@ -225,24 +224,24 @@ function applyEvent(state: TeamState, event: DaemonEventMessage): TeamState {
     }
     case 'delegation.refused':
       return withNotice(state, ts, String(data.text ?? 'a delegation was refused'))
-    case 'queue.item.added':
-    case 'queue.item.updated':
-    case 'queue.item.removed':
-    case 'queue.item.sent':
+    case QUEUE_EVENTS.added:
+    case QUEUE_EVENTS.updated:
+    case QUEUE_EVENTS.removed:
+    case QUEUE_EVENTS.sent:
       return applyQueue(state, type, data as unknown as QueueEventData)
-    case 'queue.paused':
+    case QUEUE_EVENTS.paused:
       return withNotice(applyPause(state, data as {conv: string; version: number; paused: {reason: string}}), ts, `the queue of ${String(data.conv)} is paused`)
-    case 'queue.resumed':
+    case QUEUE_EVENTS.resumed:
       return applyPause(state, data as {conv: string; version: number})
-    case 'team.created': {
+    case TEAM_EVENTS.created: {
       const {id} = data as unknown as TeamEventData
       return state.members.some((member) => member.id === id) ? state : {...state, members: [...state.members, {id, title: null, problem: null}].sort(byId)}
     }
-    case 'team.deleted': {
+    case TEAM_EVENTS.deleted: {
       const {id} = data as unknown as TeamEventData
       return {...state, members: state.members.filter((member) => member.id !== id)}
     }
-    case 'task.completed':
+    case TASK_COMPLETED_EVENT:
       return withNotice(state, ts, `${String(data.member ?? 'a member')} completed #${String(data.task ?? '?')}`)
     case 'commit.created':
       return withNotice(state, ts, `commit ${String(data.sha ?? '').slice(0, 8)} by ${String(data.member ?? '?')}: ${String(data.subject ?? '')}`)

@@ -2,7 +2,7 @@
 import {describe, expect, it} from 'vitest'
 import {skillUrl} from '../../../src/client/agent/call-agent.js'
 import {isTransactionSignature} from '../../../src/client/agent/transaction-signature.js'
-import {challengeJson, formatChallenge, shellCommand} from '../../../src/client/agent/challenge-format.js'
+import {challengeJson, formatChallenge} from '../../../src/client/agent/challenge-format.js'
 import {payUriProblem, readPaymentChallenge, solToLamports} from '../../../src/client/agent/challenge.js'
 import {PAYMENT_HEADERS} from '../../../src/protocol/agent-card.js'
 import {txSignature, walletAddress} from './skill-agent.js'
@@ -148,8 +148,5 @@ describe('formatChallenge', () => {
   })
   it('JSON: lamports as a string', () => {
     expect(challengeJson(challenge)).toMatchObject({lamports: '2500000', sol: '0.0025', pay_url: offer().chainPayUrl, address: wallet})
-  })
-  it('quotes shell words only when needed', () => {
-    expect(shellCommand(['mesh', 'call', 'a', '--data', '{"t":"it\'s"}', '@f.json'])).toBe(`mesh call a --data '{"t":"it'\\''s"}' @f.json`)
   })
 })

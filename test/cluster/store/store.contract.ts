@@ -96,7 +96,7 @@ export function clusterStoreContract(name: string, open: () => Promise<{store: C
     it('deletes a cluster and its presence', withStore(async (store) => {
       const row = newCluster()
       await store.createCluster(row)
-      await store.heartbeatNode('n1', 1000)
+      await store.touchNode('n1', 1000)
       await store.addPresence(presence({cluster_id: row.cluster_id}))
       expect(await store.deleteCluster(row.cluster_id)).toBe(true)
       expect(await store.deleteCluster(row.cluster_id)).toBe(false)
@@ -116,8 +116,8 @@ export function clusterStoreContract(name: string, open: () => Promise<{store: C
     }))
 
     it('lists presence of live nodes only, oldest first', withStore(async (store) => {
-      await store.heartbeatNode('n1', 10_000)
-      await store.heartbeatNode('n2', 5_000)
+      await store.touchNode('n1', 10_000)
+      await store.touchNode('n2', 5_000)
       const a = presence({cluster_id: 'c_p', node_id: 'n1', socket_id: 'a', agent: 'alice', did: 'did:key:z1', joined_at: 2})
       const b = presence({cluster_id: 'c_p', node_id: 'n1', socket_id: 'b', agent: 'bob', vis: 'ghost', joined_at: 1})
       const c = presence({cluster_id: 'c_p', node_id: 'n2', socket_id: 'c', agent: 'carol', vis: 'private', joined_at: 3})
@@ -132,9 +132,9 @@ export function clusterStoreContract(name: string, open: () => Promise<{store: C
 
     it('lists every node with its last heartbeat, live or not', withStore(async (store) => {
       expect(await store.listNodes()).toEqual([])
-      await store.heartbeatNode('n2', 5_000)
-      await store.heartbeatNode('n1', 10_000)
-      await store.heartbeatNode('n1', 12_000)
+      await store.touchNode('n2', 5_000)
+      await store.touchNode('n1', 10_000)
+      await store.touchNode('n1', 12_000)
       expect((await store.listNodes()).sort((a, b) => a.node_id.localeCompare(b.node_id))).toEqual([
         {node_id: 'n1', seen_at: 12_000},
         {node_id: 'n2', seen_at: 5_000},
@@ -144,8 +144,8 @@ export function clusterStoreContract(name: string, open: () => Promise<{store: C
     }))
 
     it('counts distinct visible handles per cluster', withStore(async (store) => {
-      await store.heartbeatNode('n1', 100)
-      await store.heartbeatNode('n2', 100)
+      await store.touchNode('n1', 100)
+      await store.touchNode('n2', 100)
       for (const e of [
         presence({cluster_id: 'c_1', node_id: 'n1', socket_id: '1', agent: 'alice'}),
         presence({cluster_id: 'c_1', node_id: 'n2', socket_id: '2', agent: 'alice'}),
@@ -159,30 +159,30 @@ export function clusterStoreContract(name: string, open: () => Promise<{store: C
     }))
 
     it('removes a node with its presence, and sweeps stale nodes', withStore(async (store) => {
-      await store.heartbeatNode('n1', 100)
-      await store.heartbeatNode('n2', 100)
+      await store.touchNode('n1', 100)
+      await store.touchNode('n2', 100)
       await store.addPresence(presence({cluster_id: 'c_1', node_id: 'n1', socket_id: '1'}))
       await store.addPresence(presence({cluster_id: 'c_1', node_id: 'n2', socket_id: '2'}))
       await store.removeNode('n1')
       expect((await store.listPresence('c_1', 0)).map((e) => e.socket_id)).toEqual(['2'])
-      await store.heartbeatNode('n3', 500)
+      await store.touchNode('n3', 500)
       await store.addPresence(presence({cluster_id: 'c_2', node_id: 'n2', socket_id: '3'}))
       // The sweep answers what it removed: n2 with its two sockets (n1 already left cleanly).
       expect(await store.sweepNodes(200)).toEqual([{node_id: 'n2', members: 2}])
       expect(await store.sweepNodes(200)).toEqual([])
       expect(await store.listLiveNodes(0)).toEqual(['n3'])
-      await store.heartbeatNode('n2', 600)
+      await store.touchNode('n2', 600)
       expect(await store.listPresence('c_1', 0)).toEqual([])
     }))
 
     it('tells a beating node whether its row was there (false first, and after a sweep or a removal)', withStore(async (store) => {
-      expect(await store.heartbeatNode('n1', 100)).toBe(false)
-      expect(await store.heartbeatNode('n1', 200)).toBe(true)
+      expect(await store.touchNode('n1', 100)).toBe(false)
+      expect(await store.touchNode('n1', 200)).toBe(true)
       expect(await store.sweepNodes(300)).toEqual([{node_id: 'n1', members: 0}])
-      expect(await store.heartbeatNode('n1', 400)).toBe(false)
-      expect(await store.heartbeatNode('n1', 500)).toBe(true)
+      expect(await store.touchNode('n1', 400)).toBe(false)
+      expect(await store.touchNode('n1', 500)).toBe(true)
       await store.removeNode('n1')
-      expect(await store.heartbeatNode('n1', 600)).toBe(false)
+      expect(await store.touchNode('n1', 600)).toBe(false)
       expect(await store.listNodes()).toEqual([{node_id: 'n1', seen_at: 600}])
     }))
   })

@@ -1,12 +1,13 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {subscribeEvents, type DaemonEventMessage, type EventsSubscription} from '../../../src/client/daemon/events.js'
+import {subscribeEvents, type EventsSubscription} from '../../../src/client/daemon/events.js'
+import type {DaemonEvent} from '../../../src/protocol/events.js'
 import {json, runCli} from '../../support/cli.js'
 import {serveTeam, type ServedTeam} from '../../support/served-team.js'
 import {makeRepo} from '../../standard/fixtures.js'
 
 let team: ServedTeam
 let events: EventsSubscription
-const seen: DaemonEventMessage<any>[] = []
+const seen: DaemonEvent<any>[] = []
 const waiters: Array<() => void> = []
 beforeAll(async () => {
   team = await serveTeam([{id: 'architect', replies: [], default: {say: 'Hi, turn {{turn}}: {{text}}'}}])
@@ -14,7 +15,7 @@ beforeAll(async () => {
     url: team.url,
     token: team.token,
     onEvent(event) {
-      seen.push(event as DaemonEventMessage<any>)
+      seen.push(event as DaemonEvent<any>)
       for (const wake of waiters.splice(0)) wake()
     },
   })
@@ -26,7 +27,7 @@ afterAll(async () => {
 })
 
 /** Resolves once the events seen so far satisfy `done` (no clock: each event re-checks). */
-async function until(done: (events: DaemonEventMessage<any>[]) => boolean): Promise<void> {
+async function until(done: (events: DaemonEvent<any>[]) => boolean): Promise<void> {
   while (!done(seen)) await new Promise<void>((resolve) => waiters.push(resolve))
 }
 const ofConv = (conv: string, type: string) => seen.filter((event) => event.type === type && event.data.conv === conv)

@@ -107,6 +107,6 @@ describe.each(SERVICES)('mesh serve %s', (service) => {
     const port = await busyPort()
     const result = await runCli(['serve', service, '--port', String(port), '--data', join(await tempDir(), 'd'), '--json'], {env: QUIET})
     expectClean(result, 1)
-    expect(onlyError(result.stdout)).toEqual({code: 'listen_failed', message: `The ${service} could not listen on 127.0.0.1:${port}: port ${port} is already in use`})
+    expect(onlyError(result.stdout)).toEqual({code: 'listen_failed', message: `The ${service} could not listen on 127.0.0.1:${port}: port ${port} is already in use; pass another --port (0 picks a free one)`})
   })
 })

@@ -2,7 +2,7 @@ import {readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {getValidator} from '../../../src/lib/schemas.js'
-import type {DaemonEvent} from '../../../src/daemon/events.js'
+import type {DaemonEvent} from '../../../src/protocol/events.js'
 import {startHarness, type DaemonHarness} from '../harness.js'
 
 const ORIGINAL = '# Demo\n\nHow to join.\n'

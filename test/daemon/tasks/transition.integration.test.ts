@@ -1,7 +1,7 @@
 import {existsSync, readFileSync, readdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
-import type {DaemonEvent} from '../../../src/daemon/events.js'
+import type {DaemonEvent} from '../../../src/protocol/events.js'
 import {tasksArea} from '../../../src/daemon/tasks/index.js'
 import {parseFrontmatter, splitFrontmatter} from '../../../src/standard/frontmatter.js'
 import {makeRepo, taskFile, TASK_BODY} from '../../standard/fixtures.js'

@@ -1,7 +1,8 @@
 /** Records the daemon's events for tests and waits for the ones wanted (a generous timeout, never a timing assertion). */
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import type {DaemonEvent, EventBus} from '../../../src/daemon/events.js'
+import type {EventBus} from '../../../src/daemon/events.js'
+import type {DaemonEvent} from '../../../src/protocol/events.js'
 
 export interface EventRecorder {
   events: DaemonEvent<any>[]

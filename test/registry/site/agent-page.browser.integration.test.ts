@@ -202,12 +202,11 @@ describe('the agent page in a browser', () => {
     await context?.close()
   })
 
-  it('dims without a reload when the agent goes offline (the offline sweep, through /network/events), and pulses again when it is back', async () => {
+  it('dims without a reload when the agent goes offline (the offline sweep, through the site\'s shared stream), and pulses again when it is back', async () => {
     const page = await browser.newPage()
-    // Let the page's event stream open before the sweep publishes.
-    const stream = page.waitForResponse((response) => response.url() === `${site.url}/network/events`)
     await page.goto(`${site.url}/agent/echo-agent`)
-    expect((await stream).status()).toBe(200)
+    // Let the shared event stream (live.js) open before the sweep publishes.
+    await page.waitForSelector('html[data-stream="open"]')
     expect(await page.locator('.agent-page').getAttribute('class')).toContain('is-online')
     site.advance(5 * 60_000 + 1)
     expect(await site.server.registry.sweep()).toContain('echo-agent')

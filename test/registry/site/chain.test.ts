@@ -28,6 +28,22 @@ describe('site chain', () => {
     expect((await h.http.get('/site/base.000000000000.css')).status).toBe(404)
     expect((await h.http.post(path)).status).toBe(404)
   })
+  it('serves live.js, which runs as the pages\' SharedWorker too, as an immutable script that the CSP lets be a worker', async () => {
+    const res = await h.http.get(assets.url('live.js'))
+    expect(res.status).toBe(200)
+    // A worker script must come with a JavaScript type; its own CSP (the site's) lets it open the stream.
+    expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8')
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    expect(res.headers['x-content-type-options']).toBe('nosniff')
+    expect(res.headers['content-security-policy']).toBe(SITE_CSP)
+    expect(SITE_CSP).toContain("worker-src 'self'")
+    expect(SITE_CSP).toContain("connect-src 'self'")
+  })
+  it('loads live.js on every page with a script, after site.js and before the area\'s own', async () => {
+    const page = await h.http.get('/network').set('accept', 'text/html')
+    const scripts = [...page.text.matchAll(/<script defer src="([^"]+)"><\/script>/g)].map((match) => match[1])
+    expect(scripts).toEqual([assets.url('site.js'), assets.url('live.js'), assets.url('network.js')])
+  })
 })
 
 describe('site error pages', () => {

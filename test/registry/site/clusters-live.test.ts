@@ -22,14 +22,12 @@ function fakeView() {
 /** A hub that records broadcasts; `size` is set by the test. */
 function fakeHub() {
   const sent: Array<[string, unknown]> = []
-  const hub: EventStreamHub & {open_: number} = {
+  const hub: Pick<EventStreamHub, 'broadcast' | 'size'> & {open_: number} = {
     open_: 1,
-    open: () => null,
     broadcast: (event, data) => void sent.push([event, data]),
     get size() {
       return this.open_
     },
-    closeAll: () => undefined,
   }
   return {hub, sent}
 }

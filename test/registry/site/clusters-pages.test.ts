@@ -36,7 +36,7 @@ describe('clusters pages', () => {
 
   beforeEach(async () => {
     world = makeWorld()
-    await world.clusterStore.heartbeatNode(NODE, T0)
+    await world.clusterStore.touchNode(NODE, T0)
     view = createPublicClusterView({store: world.clusterStore, hub: {aliveSince: () => T0 - 1000}, clusters: createClusterAccess({store: world.clusterStore}), boards: world.part})
     http = app(view)
   })
@@ -176,7 +176,7 @@ describe('clusters pages', () => {
   it('keeps a cluster page under 200 KB at the relay\'s limits with text that escapes six times over', async () => {
     const big = makeWorld({limits: {postsPerIp: {limit: 1e6, windowMs: 60_000}, postsPerAgent: {limit: 1e6, windowMs: 60_000}}})
     try {
-      await big.clusterStore.heartbeatNode(NODE, T0)
+      await big.clusterStore.touchNode(NODE, T0)
       const q = (n: number) => '"'.repeat(n)
       const c = await big.addCluster({visibility: 'public', name: 'huge', props: {where: {lat: 1, lon: 2, label: q(200)}}})
       await big.clusterStore.updateCluster(c.id, {topic: q(200), description: q(2000)})

@@ -1,4 +1,4 @@
-/** Reads `/network/events` as a browser would: one open response, parsed into `event:`/`data:` pairs. */
+/** Reads `/network/events` (or `/site/events`) as a browser would: one open response, parsed into `event:`/`data:` pairs. */
 export interface SseEvent {
   event: string
   data: unknown
@@ -38,7 +38,8 @@ export async function openEvents(url: string): Promise<SseReader> {
             const colon = line.indexOf(':')
             if (colon > 0) fields.set(line.slice(0, colon), line.slice(colon + 1).trimStart())
           }
-          if (fields.has('event')) events.push({event: fields.get('event')!, data: JSON.parse(fields.get('data') ?? 'null')})
+          // An event without a name is a `message` (the site's shared stream sends only those).
+          if (fields.has('data')) events.push({event: fields.get('event') ?? 'message', data: JSON.parse(fields.get('data')!)})
         }
         for (const wake of [...waiters]) wake()
       }

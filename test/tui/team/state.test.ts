@@ -1,5 +1,7 @@
 import {describe, expect, it} from 'vitest'
-import type {DaemonEventMessage, LedgerRow, MemberSummary, QueueItem, TeamSnapshot} from '../../../src/client/daemon/team-watch.js'
+import type {LedgerRow, MemberSummary, TeamSnapshot} from '../../../src/client/daemon/team-watch.js'
+import type {DaemonEventMessage} from '../../../src/protocol/events.js'
+import type {QueueItem} from '../../../src/protocol/queue.js'
 import {initialTeamState, memberStatus, NOTICES_KEPT, teamReducer, workTree, type TeamAction, type TeamState} from '../../../src/tui/team/state.js'
 
 const member = (id: string, title = id): MemberSummary => ({id, title, client: 'script', model: id, context: [], exposure: 'internal', path: `.mesh/team/${id}.md`, problem: null})

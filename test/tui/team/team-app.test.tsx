@@ -1,6 +1,7 @@
 import {render} from 'ink-testing-library'
 import {describe, expect, it, vi} from 'vitest'
-import type {DaemonEventMessage, MemberSummary} from '../../../src/client/daemon/team-watch.js'
+import type {MemberSummary} from '../../../src/client/daemon/team-watch.js'
+import type {DaemonEventMessage} from '../../../src/protocol/events.js'
 import type {TeamAction} from '../../../src/tui/team/state.js'
 import {TeamApp, type TeamSource} from '../../../src/tui/team/team-app.js'
 

@@ -12,20 +12,6 @@ export const QUEUE_DIR = 'queues'
 /** Item ids: `q-` and 48 random bits in hex. */
 export const QUEUE_ITEM_PREFIX = 'q-'
 
-/** spec v16 status enum. */
-export const QUEUE_STATUSES = ['queued', 'sending', 'sent', 'failed', 'cancelled'] as const
-
-/** spec Events: the four queue broadcasts. */
-export const QUEUE_EVENTS = {
-  added: 'queue.item.added',
-  updated: 'queue.item.updated',
-  removed: 'queue.item.removed',
-  sent: 'queue.item.sent',
-  /** Issue 19: a failed turn paused the queue; the operator resumed it. */
-  paused: 'queue.paused',
-  resumed: 'queue.resumed',
-} as const
-
 /** Debug-stream tags of the queue (kebab-case, dotted sub-namespaces). */
 export const QUEUE_DEBUG_TAG = {dispatch: 'queue.dispatch', recover: 'queue.recover', pause: 'queue.pause'} as const
 

@@ -2,57 +2,22 @@
  * One conv's queue as a file, `.mesh/queues/<conv>.json` (spec: Queue item
  * (v16)): `{conv, version, items: [{id, text, created_at, position, status,
  * sent_at?, failed_reason?}]}`, plus our additive top-level `member` (the
- * member a conv the chat engine does not know runs with). Reading, checking
- * and ordering only; src/daemon/chat/queue/store.ts writes it.
+ * member a conv the chat engine does not know runs with); its shape is
+ * src/protocol/queue.ts's. Reading, checking and ordering only;
+ * src/daemon/chat/queue/store.ts writes it.
  */
 import {readContainedText} from '../../../lib/contained-files.js'
 import {conflict, invalid, tooLarge} from '../../../lib/errors.js'
 import {describeSchemaError, getValidator} from '../../../lib/schemas.js'
+import {patternWords} from '../../../lib/schema-words.js'
 import {CONV_PATTERN} from '../constants.js'
-import {QUEUE_MAX_TEXT_BYTES, type QUEUE_STATUSES} from './constants.js'
-
-export type QueueStatus = (typeof QUEUE_STATUSES)[number]
-
-export interface QueueItem {
-  id: string
-  text: string
-  created_at: string
-  /** 0-based index of the item in the file's `items` (queue order); rewritten on every write. */
-  position: number
-  status: QueueStatus
-  sent_at?: string
-  failed_reason?: string
-}
-
-/** Why a queue holds (issue 19, Recovery): the failed turn that paused it, in words. */
-export interface QueuePause {
-  reason: string
-  turn_id?: string
-  at: string
-}
-
-export interface QueueFile {
-  conv: string
-  /** Write counter: 0 before the first write, +1 on each (optimistic concurrency, `version` in write bodies). */
-  version: number
-  /** Additive: the member this conv's items run with when the chat engine does not know the conv. */
-  member?: string
-  /** Additive (issue 19): `paused` after a failed turn of the conv — nothing is sent by itself until the operator resumes it. */
-  state: 'active' | 'paused'
-  /** Additive: why, while `state` is `paused`. */
-  paused?: QueuePause
-  items: QueueItem[]
-}
-
-/** `GET /chat/queues`: every queue holding items (or paused), by conv. */
-export interface QueueList {
-  queues: QueueFile[]
-}
+import type {QueueFile, QueueItem} from '../../../protocol/queue.js'
+import {QUEUE_MAX_TEXT_BYTES} from './constants.js'
 
 /** A conv id of a route, or 400 `invalid_conv` (it names a file: no `..`, no slash, nothing encoded). */
 export function convOf(raw: string | undefined): string {
   if (typeof raw === 'string' && CONV_PATTERN.test(raw)) return raw
-  throw invalid('invalid_conv', `a conv id matches ${CONV_PATTERN.source}; got ${JSON.stringify(String(raw).slice(0, 90))}`, {field: 'conv'})
+  throw invalid('invalid_conv', `conv must be ${patternWords(CONV_PATTERN.source)}; got ${JSON.stringify(String(raw).slice(0, 90))}`, {field: 'conv'})
 }
 
 /** spec Limits: 1 to 64 KB of UTF-8 per item text; 400 `text_empty` for blank text, 413 `text_too_large` beyond. */

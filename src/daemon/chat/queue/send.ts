@@ -7,7 +7,7 @@
 import {isMeshError} from '../../../lib/errors.js'
 import {COORDINATOR} from '../constants.js'
 import type {ChatEngine, SubmitResult} from '../types.js'
-import type {QueueItem} from './queue-file.js'
+import type {QueueItem} from '../../../protocol/queue.js'
 import type {QueueStore} from './store.js'
 
 /**

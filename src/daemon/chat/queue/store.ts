@@ -18,8 +18,9 @@ import {conflict, notFound} from '../../../lib/errors.js'
 import {createMutex, type Mutex} from '../../../lib/mutex.js'
 import type {DaemonContext} from '../../context.js'
 import {CONV_PATTERN, newId} from '../constants.js'
-import {INTERRUPTED_REASON, QUEUE_DEBUG_TAG, QUEUE_DIR, QUEUE_EVENTS, QUEUE_ITEM_PREFIX, QUEUE_MAX_ITEMS} from './constants.js'
-import {checkText, readQueue, renumber, type QueueFile, type QueueItem, type QueueStatus} from './queue-file.js'
+import {QUEUE_EVENTS, type QueueFile, type QueueItem, type QueueStatus} from '../../../protocol/queue.js'
+import {INTERRUPTED_REASON, QUEUE_DEBUG_TAG, QUEUE_DIR, QUEUE_ITEM_PREFIX, QUEUE_MAX_ITEMS} from './constants.js'
+import {checkText, readQueue, renumber} from './queue-file.js'
 
 export type QueueContext = Pick<DaemonContext, 'meshPath' | 'clock' | 'events' | 'debug' | 'writer'>
 

@@ -26,6 +26,5 @@ export const GIT_MANAGER = 'git-manager'
  */
 export const AGENT_EMAIL_DOMAIN = 'agents.mesh.invalid'
 
-/** Events (docs/daemon-api.md, Chat). */
-export const TASK_COMPLETED_EVENT = 'task.completed'
+/** Events (docs/daemon-api.md, Chat); `task.completed` is src/protocol/tasks.ts's. */
 export const COMMIT_CREATED_EVENT = 'commit.created'

@@ -6,11 +6,12 @@
  * `taskToResolve`; docs/daemon.md, Task resolution, explains it.
  */
 import {isMeshError} from '../../../lib/errors.js'
+import {TASK_COMPLETED_EVENT, type TaskCompletedData} from '../../../protocol/tasks.js'
 import {editFrontmatter, splitFrontmatter} from '../../../standard/frontmatter.js'
 import type {DaemonContext} from '../../context.js'
 import {taskMutex, transitionTask} from '../../tasks/index.js'
 import type {TurnFinal} from '../types.js'
-import {RESOLUTION_HEAD_BYTES, RESOLUTION_MAX_BYTES, RESOLUTION_TAG, TASK_COMPLETED_EVENT} from './constants.js'
+import {RESOLUTION_HEAD_BYTES, RESOLUTION_MAX_BYTES, RESOLUTION_TAG} from './constants.js'
 import {asSectionContent, fenceOpenAt, withResolution} from './section.js'
 
 export type ResolveSkip = 'turn_failed' | 'no_report' | 'not_done' | 'no_task' | 'delegated_without_task'
@@ -132,7 +133,7 @@ export async function resolveTask(context: DaemonContext, final: TurnFinal): Pro
       return {state: 'already_done', task: moved.id, path: moved.path}
     }
     // spec Logs: `task.completed` is a timeline event; the timeline also publishes it on /events.
-    context.timeline.append(TASK_COMPLETED_EVENT, {author: member, text: `#${moved.id} done`, task: moved.id, conv: final.conv, member})
+    context.timeline.append(TASK_COMPLETED_EVENT, {author: member, text: `#${moved.id} done`, task: moved.id, conv: final.conv, member} satisfies TaskCompletedData)
     context.debug.log({lvl: 'info', tag: RESOLUTION_TAG, msg: `${moved.id} resolved by ${member} (${moved.from} → done)`, ...log, data: {task: moved.id, path: moved.path, turn_id: final.turn_id}})
     return {state: 'resolved', task: moved.id, path: moved.path, completed_at: moved.completed_at ?? '', member, conv: final.conv}
   } catch (error) {

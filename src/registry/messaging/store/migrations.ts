@@ -1,7 +1,11 @@
 import type {Migration} from '../../../store/migrations.js'
+import type {NodeTableNames} from '../../../store/nodes/table.js'
 
 /** Migration area of the message bus; its tables live beside the registry's in the same database. */
 export const MESSAGING_AREA = 'messaging'
+
+/** Registry nodes' heartbeats and the agent sockets held on each (src/store/nodes/). */
+export const MESSAGING_NODE_TABLES: NodeTableNames = {nodes: 'messaging_nodes', presence: 'messaging_presence'}
 
 // One table holds every message in exactly one state (inbox | webhook | dead);
 // times used for scheduling are epoch milliseconds, `ts` is the wire's ISO string.

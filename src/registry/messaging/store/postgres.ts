@@ -1,5 +1,6 @@
+import {createPostgresNodeTable} from '../../../store/nodes/postgres.js'
 import {inTransaction, migratePostgres, type PgPool} from '../../../store/postgres.js'
-import {POSTGRES_MESSAGING_MIGRATIONS} from './migrations.js'
+import {MESSAGING_NODE_TABLES, POSTGRES_MESSAGING_MIGRATIONS} from './migrations.js'
 import type {DeadLetter, Delivery, MessageRoute, MessagingStore, StoredMessage} from './store.js'
 
 interface Row {
@@ -23,13 +24,8 @@ const toMessage = (row: Row): StoredMessage => ({id: Number(row.id), to: row.to_
  */
 export async function createPostgresMessagingStore(pool: PgPool): Promise<MessagingStore> {
   await migratePostgres(pool, POSTGRES_MESSAGING_MIGRATIONS)
-  const removeNode = (nodeId: string) =>
-    inTransaction(pool, async (client) => {
-      await client.query('DELETE FROM messaging_presence WHERE node_id = $1', [nodeId])
-      await client.query('DELETE FROM messaging_nodes WHERE node_id = $1', [nodeId])
-    })
-
   return {
+    ...createPostgresNodeTable(pool, MESSAGING_NODE_TABLES),
     async insert(message, now) {
       const payload = JSON.stringify(message.payload ?? null)
       // The route is decided in the same statement as the insert, so it agrees with the webhook row at that instant.
@@ -170,30 +166,6 @@ export async function createPostgresMessagingStore(pool: PgPool): Promise<Messag
         [agentId, freshSince],
       )
       return rows.map((row) => row.node_id)
-    },
-    async touchNode(nodeId, now) {
-      // xmax is 0 on a freshly inserted row and non-zero on an updated one.
-      const {rows} = await pool.query<{inserted: boolean}>(
-        'INSERT INTO messaging_nodes (node_id, seen_at) VALUES ($1, $2) ON CONFLICT (node_id) DO UPDATE SET seen_at = excluded.seen_at RETURNING (xmax = 0) AS inserted',
-        [nodeId, now],
-      )
-      return !rows[0]!.inserted
-    },
-    removeNode,
-    async listNodes() {
-      const {rows} = await pool.query<{node_id: string; seen_at: string}>('SELECT node_id, seen_at FROM messaging_nodes ORDER BY node_id')
-      return rows.map((row) => ({node_id: row.node_id, seen_at: Number(row.seen_at)}))
-    },
-    async sweepNodes(staleBefore) {
-      // One statement: the node row's delete re-checks seen_at (a node that just beat stays) and, of nodes
-      // sweeping together, only the one whose delete took the row reports it.
-      const {rows} = await pool.query<{node_id: string; members: string}>(
-        `WITH gone AS (DELETE FROM messaging_nodes WHERE seen_at < $1 RETURNING node_id),
-              dropped AS (DELETE FROM messaging_presence p USING gone WHERE p.node_id = gone.node_id RETURNING p.node_id)
-         SELECT gone.node_id, (SELECT count(*) FROM dropped WHERE dropped.node_id = gone.node_id) AS members FROM gone ORDER BY gone.node_id`,
-        [staleBefore],
-      )
-      return rows.map((row) => ({node_id: row.node_id, members: Number(row.members)}))
     },
   }
 }

@@ -1,6 +1,6 @@
-import type {SweptNode} from '../../../bus/peers.js'
+import {createSqliteNodeTable} from '../../../store/nodes/sqlite.js'
 import {migrateSqlite, type SqliteDatabase} from '../../../store/sqlite.js'
-import {SQLITE_MESSAGING_MIGRATIONS} from './migrations.js'
+import {MESSAGING_NODE_TABLES, SQLITE_MESSAGING_MIGRATIONS} from './migrations.js'
 import type {DeadLetter, Delivery, MessageRoute, MessagingStore, StoredMessage} from './store.js'
 
 interface Row {
@@ -56,12 +56,6 @@ export function createSqliteMessagingStore(db: SqliteDatabase): MessagingStore {
     nodesOf: db.prepare(
       'SELECT p.node_id FROM messaging_presence p JOIN messaging_nodes n ON n.node_id = p.node_id WHERE p.agent_id = ? AND n.seen_at >= ? ORDER BY p.node_id',
     ),
-    nodeKnown: db.prepare('SELECT 1 FROM messaging_nodes WHERE node_id = ?'),
-    touchNode: db.prepare('INSERT INTO messaging_nodes (node_id, seen_at) VALUES (?, ?) ON CONFLICT (node_id) DO UPDATE SET seen_at = excluded.seen_at'),
-    removeNode: db.prepare('DELETE FROM messaging_nodes WHERE node_id = ?'),
-    removeNodePresence: db.prepare('DELETE FROM messaging_presence WHERE node_id = ?'),
-    staleNodes: db.prepare('SELECT node_id FROM messaging_nodes WHERE seen_at < ?'),
-    allNodes: db.prepare('SELECT node_id, seen_at FROM messaging_nodes ORDER BY node_id'),
   }
 
   const nextId = () => (q.nextId.get() as {value: number}).value
@@ -107,21 +101,8 @@ export function createSqliteMessagingStore(db: SqliteDatabase): MessagingStore {
     }
     return claimed
   })
-  const touchNode = db.transaction((nodeId: string, now: number) => {
-    const known = Boolean(q.nodeKnown.get(nodeId))
-    q.touchNode.run(nodeId, now)
-    return known
-  })
-  const removeNode = db.transaction((nodeId: string) => {
-    const members = q.removeNodePresence.run(nodeId).changes
-    q.removeNode.run(nodeId)
-    return members
-  })
-  const sweepNodes = db.transaction((staleBefore: number): SweptNode[] =>
-    (q.staleNodes.all(staleBefore) as {node_id: string}[]).map(({node_id}) => ({node_id, members: removeNode(node_id)})),
-  )
-
   return {
+    ...createSqliteNodeTable(db, MESSAGING_NODE_TABLES),
     async insert(message, now) {
       const {id, route} = insert(message.id, message.to, message.from, JSON.stringify(message.payload ?? null), message.ts, now)
       return {message: {id, to: message.to, from: message.from, payload: structuredClone(message.payload ?? null), ts: message.ts}, route}
@@ -179,18 +160,6 @@ export function createSqliteMessagingStore(db: SqliteDatabase): MessagingStore {
     },
     async nodesOf(agentId, freshSince) {
       return (q.nodesOf.all(agentId, freshSince) as {node_id: string}[]).map((row) => row.node_id)
-    },
-    async touchNode(nodeId, now) {
-      return touchNode(nodeId, now)
-    },
-    async removeNode(nodeId) {
-      removeNode(nodeId)
-    },
-    async listNodes() {
-      return (q.allNodes.all() as {node_id: string; seen_at: number}[]).map((row) => ({node_id: row.node_id, seen_at: Number(row.seen_at)}))
-    },
-    async sweepNodes(staleBefore) {
-      return sweepNodes(staleBefore)
     },
   }
 }

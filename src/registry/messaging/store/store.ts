@@ -1,6 +1,7 @@
 /**
  * The messaging store: inbox messages, webhook settings, the webhook delivery
- * queue and WebSocket presence. One interface, three adapters (this file's
+ * queue and WebSocket presence (node rows and their sweep: the shared
+ * NodeTable of src/store/nodes/). One interface, three adapters (this file's
  * in-memory one, sqlite.ts, postgres.ts), all in the registry's database.
  *
  * A message lives in exactly one place at a time, its `state`:
@@ -11,7 +12,7 @@
  *   back to `inbox` when the webhook is removed.
  * spec: "Receiving: use polling or webhook, not both."
  */
-import type {NodeSeen, SweptNode} from '../../../bus/peers.js'
+import {createMemoryNodeTable, type NodeTable} from '../../../store/nodes/table.js'
 
 /** An inbox message as the spec shows it. spec: "Inbox message" `{id, from, payload, ts}`. */
 export interface InboxMessage {
@@ -66,7 +67,8 @@ export interface PendingCounts {
   dead: number
 }
 
-export interface MessagingStore {
+/** The node rows are `messaging_nodes`; presence rows (`messaging_presence`, one per agent and node) hang on them. */
+export interface MessagingStore extends NodeTable {
   /** Stores a message for `to`: queued for the webhook when one is set, else in the inbox. */
   insert(message: NewMessage, now: number): Promise<{message: StoredMessage; route: MessageRoute}>
   /**
@@ -107,20 +109,6 @@ export interface MessagingStore {
   removePresence(agentId: string, nodeId: string): Promise<void>
   /** Nodes holding a socket of the agent that were seen since `freshSince` (ms). */
   nodesOf(agentId: string, freshSince: number): Promise<string[]>
-  /**
-   * A node's heartbeat; nodes not seen for a while are swept with their
-   * presence. Resolves false when the node's row was missing (first beat, or
-   * swept after a stall), so the node re-announces its sockets.
-   */
-  touchNode(nodeId: string, now: number): Promise<boolean>
-  removeNode(nodeId: string): Promise<void>
-  /** Every node's last heartbeat, fresh or not (the peers of `/health`). */
-  listNodes(): Promise<NodeSeen[]>
-  /**
-   * Removes nodes (and their presence) not seen since `staleBefore`; answers
-   * the nodes this call removed, each with its number of agents present there.
-   */
-  sweepNodes(staleBefore: number): Promise<SweptNode[]>
 }
 
 interface MemoryRow extends StoredMessage {
@@ -139,11 +127,20 @@ export function createMemoryMessagingStore(): MessagingStore {
   const rows = new Map<number, MemoryRow>() // Map keeps insertion order = id order
   const webhooks = new Map<string, WebhookRecord>()
   const presence = new Map<string, Map<string, number>>() // agent → node → since
-  const nodes = new Map<string, number>() // node → seen_at
+  const nodes = createMemoryNodeTable({
+    count: (nodeId) => [...presence.values()].filter((holders) => holders.has(nodeId)).length,
+    drop(nodeId) {
+      for (const [agentId, holders] of presence) {
+        holders.delete(nodeId)
+        if (holders.size === 0) presence.delete(agentId)
+      }
+    },
+  })
   const ofAgent = (agentId: string, state: MemoryRow['state']) =>
     [...rows.values()].filter((row) => row.to === agentId && row.state === state)
 
   return {
+    ...nodes,
     async insert(message, now) {
       const route: MessageRoute = webhooks.has(message.to) ? 'webhook' : 'inbox'
       const row: MemoryRow = {to: message.to, from: message.from, ts: message.ts, payload: structuredClone(message.payload ?? null), id: message.id ?? nextId++, state: route, attempts: 0, nextAttemptAt: now, lastAttemptAt: 0, lastError: null}
@@ -234,33 +231,7 @@ export function createMemoryMessagingStore(): MessagingStore {
       if (holders?.size === 0) presence.delete(agentId)
     },
     async nodesOf(agentId, freshSince) {
-      return [...(presence.get(agentId)?.keys() ?? [])].filter((node) => (nodes.get(node) ?? -Infinity) >= freshSince).sort()
-    },
-    async touchNode(nodeId, now) {
-      const known = nodes.has(nodeId)
-      nodes.set(nodeId, now)
-      return known
-    },
-    async removeNode(nodeId) {
-      nodes.delete(nodeId)
-      for (const [agentId, holders] of presence) {
-        holders.delete(nodeId)
-        if (holders.size === 0) presence.delete(agentId)
-      }
-    },
-    async listNodes() {
-      return [...nodes].map(([node_id, seen_at]) => ({node_id, seen_at})).sort((a, b) => a.node_id.localeCompare(b.node_id))
-    },
-    async sweepNodes(staleBefore) {
-      const stale = [...nodes].filter(([, seen]) => seen < staleBefore).map(([node]) => node)
-      const swept: SweptNode[] = []
-      for (const node of stale) {
-        let members = 0
-        for (const holders of presence.values()) if (holders.has(node)) members++
-        await this.removeNode(node)
-        swept.push({node_id: node, members})
-      }
-      return swept
+      return [...(presence.get(agentId)?.keys() ?? [])].filter((node) => nodes.isLive(node, freshSince)).sort()
     },
   }
 }

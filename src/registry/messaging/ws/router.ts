@@ -1,5 +1,5 @@
 import type {Bus} from '../../../bus/bus.js'
-import {createPeerWatch} from '../../../bus/peers.js'
+import {createNodeHeartbeat} from '../../../bus/node-heartbeat.js'
 import type {Logger} from '../../../lib/log.js'
 import {NODE_HEARTBEAT_MS, NODE_STALE_MS, WS_REMOTE_ACK_TIMEOUT_MS, subjectOfNode} from '../constants.js'
 import type {MessagingStore} from '../store/store.js'
@@ -54,12 +54,27 @@ export function createLiveRouter(options: LiveRouterOptions) {
     void next.finally(() => presenceChain.get(agentId) === next && presenceChain.delete(agentId)).catch(() => {})
     return next
   }
-  // Silent after NODE_STALE_MS (its sockets no longer count), swept after four times that.
-  const peers = createPeerWatch({nodeId, staleMs: NODE_STALE_MS, logger, area: 'messaging'})
   let seq = 0
-  let heartbeat: NodeJS.Timeout | undefined
   let unsubscribeNode: (() => void) | undefined
-  let beating: Promise<void> | undefined
+  // Silent after NODE_STALE_MS (its sockets no longer count), swept after four times that.
+  const node = createNodeHeartbeat({
+    nodeId,
+    table: store,
+    clock,
+    logger,
+    area: 'messaging',
+    intervalMs: NODE_HEARTBEAT_MS,
+    staleMs: NODE_STALE_MS,
+    sweepAfterMs: 4 * NODE_STALE_MS,
+    // Swept after a stall (e.g. a database outage): every agent with a socket here is written again.
+    async rewrite() {
+      const agents = [...local.keys()]
+      // In each agent's write order: one whose last socket left meanwhile is not written back.
+      const rewrite = (agentId: string) => serially(agentId, async () => void (local.has(agentId) && (await store.addPresence(agentId, nodeId, clock()))))
+      await Promise.all(agents.map(rewrite))
+      return () => agents.filter((agentId) => local.has(agentId)).length
+    },
+  })
 
   const deliverLocal = (agentId: string, frame: ServerFrame): number => {
     const held = local.get(agentId)
@@ -107,29 +122,10 @@ export function createLiveRouter(options: LiveRouterOptions) {
 
   const freshSince = () => clock() - NODE_STALE_MS
 
-  /** One beat: refresh this node's row, read every node's (the peer watch logs changes), sweep long-silent nodes. */
-  async function beat(): Promise<void> {
-    const now = clock()
-    const known = await store.touchNode(nodeId, now)
-    // Swept after a stall (e.g. a database outage): announce every socket again.
-    if (!known) for (const agentId of local.keys()) await serially(agentId, () => store.addPresence(agentId, nodeId, now))
-    peers.observe(await store.listNodes(), now)
-    peers.swept(await store.sweepNodes(now - 4 * NODE_STALE_MS))
-  }
-
-  function runHeartbeat(): Promise<void> {
-    const run = beat().catch((error) => {
-      logger.warn('presence heartbeat failed', {error: String((error as Error)?.message ?? error)})
-      throw error
-    })
-    beating = run.catch(() => {})
-    return run
-  }
-
   return {
     nodeId,
     /** The other registry nodes as the last beat saw them (`/health`). */
-    peers,
+    peers: node.peers,
 
     /** Registers a socket; once this resolves, pushes from any node reach it. */
     async attach(agentId: string, socket: LiveSocket): Promise<void> {
@@ -175,24 +171,20 @@ export function createLiveRouter(options: LiveRouterOptions) {
       unsubscribeNode = bus.subscribe(subjectOfNode(nodeId), onNodeSubject)
       // The subscription must be live at the NATS server before this node announces itself.
       await bus.flush()
-      await store.touchNode(nodeId, clock())
-      // The first read of the peers right away: /health lists them from the start.
-      peers.observe(await store.listNodes(), clock())
-      heartbeat = setInterval(() => void runHeartbeat().catch(() => {}), NODE_HEARTBEAT_MS)
-      heartbeat.unref?.()
+      await node.start()
     },
 
     /** Runs one heartbeat now (the timer's work; tests call it with an injected clock). Rejects, after logging, when the store fails. */
-    heartbeat: runHeartbeat,
+    heartbeat: node.beat,
 
     async close(): Promise<void> {
-      clearInterval(heartbeat)
+      const beating = node.stop()
       unsubscribeNode?.()
       local.clear()
       // Detaches of sockets closed just now finish before the node's rows go (and before the caller ends the pool).
       await Promise.allSettled([...presenceChain.values(), beating])
       for (const entry of pending.values()) entry.done(entry.sockets)
-      await store.removeNode(nodeId).catch(() => {})
+      await node.leave()
     },
   }
 }

@@ -5,7 +5,7 @@
  * stays one argument: inside single quotes nothing is special but `'`, which
  * is closed, escaped and reopened (`'\''`).
  */
-import {shellCommand} from '../../../client/agent/challenge-format.js'
+import {shellCommand} from '../../../lib/shell-quote.js'
 import {SKILL_PATH_PREFIX} from '../../../protocol/agent-card.js'
 
 /** spec Skill: kebab-case ids (schemas/skill.schema.json); others get a warning on the page. */

@@ -6,7 +6,7 @@
  * record (directory record, DiscoveryCard, the prober's cached PublicCard);
  * nothing is fetched from the agent while rendering.
  */
-import {shellCommand} from '../../../client/agent/challenge-format.js'
+import {shellCommand} from '../../../lib/shell-quote.js'
 import {onlineState, timeAgo} from '../components.js'
 import {CLIP} from '../constants.js'
 import {clip, html, safeHttpUrl, type Html} from '../html.js'

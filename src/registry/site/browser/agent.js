@@ -1,8 +1,8 @@
 // The agent page's small script: a copy button on every command (added
 // here, so without script there is no dead button and the commands stay
-// selectable text), and the live state: the page listens to
-// /network/events (event `agent`, data {id, online, last_seen, …}) and
-// flips this agent's state without a reload.
+// selectable text), and the live state: the page follows the `network`
+// topic of the site's shared stream (live.js; event `agent`, data {id,
+// online, last_seen, …}) and flips this agent's state without a reload.
 'use strict'
 
 function copyText(text) {
@@ -57,26 +57,21 @@ function addCopyButtons() {
 function followState() {
   const page = document.querySelector('.agent-page[data-agent-id]')
   const target = document.querySelector('[data-agent-state]')
-  if (!page || !target || typeof EventSource !== 'function') return
+  if (!page || !target || !globalThis.meshLive) return
   const id = page.dataset.agentId
-  const events = new EventSource('/network/events')
-  events.addEventListener('agent', (event) => {
-    let data
-    try {
-      data = globalThis.meshSite.parse(event.data)
-    } catch {
-      return
-    }
-    if (!data || data.id !== id || typeof data.online !== 'boolean') return
+  const show = (data) => {
     const current = target.querySelector('.state')
     const lastSeen = typeof data.last_seen === 'string' ? data.last_seen : null
     if (current && current.dataset.online === String(data.online) && data.online) return
     target.replaceChildren(globalThis.meshSite.stateElement(data.online, lastSeen))
     page.classList.toggle('is-online', data.online)
     page.classList.toggle('is-offline', !data.online)
+  }
+  globalThis.meshLive.subscribe('network', {
+    event(name, data) {
+      if (name === 'agent' && data && data.id === id && typeof data.online === 'boolean') show(data)
+    },
   })
-  // A page left open keeps one stream; the browser reconnects it after the server's retry delay.
-  window.addEventListener('pagehide', () => events.close())
 }
 
 addCopyButtons()

@@ -1,5 +1,5 @@
-// The clusters pages, live: subscribes to /clusters/events (server-sent
-// events). On the catalog, new public clusters' rows appear at the top of the
+// The clusters pages, live: follows the `clusters` topic of the site's shared
+// stream (live.js; the events of /clusters/events). On the catalog, new public clusters' rows appear at the top of the
 // first page and every online count moves; on a cluster page, its own count
 // moves. Every value is set as text, never as markup.
 'use strict'
@@ -7,7 +7,7 @@
   const rows = document.getElementById('cluster-rows')
   const facts = document.getElementById('cluster-facts')
   if (!rows && !facts) return
-  if (typeof EventSource !== 'function') return
+  if (!globalThis.meshLive) return
   const state = document.getElementById('live-state')
   const total = document.getElementById('catalog-total')
   const ownId = facts ? facts.dataset.clusterId : null
@@ -112,46 +112,43 @@
     total.textContent = `${count} public ${count === 1 ? 'cluster' : 'clusters'}`
   }
 
-  const read = (event) => {
-    try {
-      return globalThis.meshSite.parse(event.data)
-    } catch {
-      return null
-    }
-  }
-
-  const source = new EventSource('/clusters/events')
-  source.addEventListener('ready', () => {
-    document.body.dataset.live = 'on'
-    say('')
-  })
-  source.addEventListener('cluster.added', (event) => {
-    const cluster = read(event)
-    if (!cluster || typeof cluster.id !== 'string') return
-    changeTotal(1)
-    addRow(cluster)
-    say(`New cluster: ${cluster.name || 'Unnamed cluster'}`)
-  })
-  source.addEventListener('cluster.online', (event) => {
-    const change = read(event)
-    if (!change || typeof change.id !== 'string' || typeof change.online !== 'number') return
-    setOnline(change.id, change.online)
-  })
-  source.addEventListener('cluster.removed', (event) => {
-    const change = read(event)
-    if (!change || typeof change.id !== 'string') return
-    if (ownId === change.id) say('This cluster was deleted or is no longer public.')
-    if (rows) {
-      for (const tr of rows.children) {
-        if (tr.dataset.clusterId === change.id) {
-          tr.classList.add('gone')
-          changeTotal(-1)
+  const onEvent = {
+    ready() {
+      document.body.dataset.live = 'on'
+      say('')
+    },
+    'cluster.added'(cluster) {
+      if (!cluster || typeof cluster.id !== 'string') return
+      changeTotal(1)
+      addRow(cluster)
+      say(`New cluster: ${cluster.name || 'Unnamed cluster'}`)
+    },
+    'cluster.online'(change) {
+      if (!change || typeof change.id !== 'string' || typeof change.online !== 'number') return
+      setOnline(change.id, change.online)
+    },
+    'cluster.removed'(change) {
+      if (!change || typeof change.id !== 'string') return
+      if (ownId === change.id) say('This cluster was deleted or is no longer public.')
+      if (rows) {
+        for (const tr of rows.children) {
+          if (tr.dataset.clusterId === change.id) {
+            tr.classList.add('gone')
+            changeTotal(-1)
+          }
         }
       }
-    }
-  })
-  source.addEventListener('error', () => {
-    document.body.dataset.live = 'off'
-    say('Live updates paused; reconnecting…')
+    },
+  }
+
+  globalThis.meshLive.subscribe('clusters', {
+    event(name, data) {
+      if (Object.hasOwn(onEvent, name)) onEvent[name](data)
+    },
+    state(state) {
+      if (state !== 'closed') return
+      document.body.dataset.live = 'off'
+      say('Live updates paused; reconnecting…')
+    },
   })
 })()

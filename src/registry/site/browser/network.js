@@ -1,7 +1,8 @@
 // The /network page's graph and live updates. The page is whole without this
 // script (the list is the graph's text alternative); this draws every agent on
-// one canvas (no element per agent, so thousands stay smooth), follows
-// /network/events, and runs the search box in place.
+// one canvas (no element per agent, so thousands stay smooth), follows the
+// `network` topic of the site's shared stream (live.js), and runs the search
+// box in place.
 ;(() => {
   'use strict'
   const figure = document.getElementById('network-graph')
@@ -386,20 +387,19 @@
   }
 
   function follow() {
-    if (!window.EventSource || !figure.dataset.events) return
-    const source = new EventSource(figure.dataset.events)
-    source.addEventListener('open', () => {
-      figure.dataset.live = 'true'
-    })
-    source.addEventListener('agent', (event) => {
-      try {
-        onAgent(globalThis.meshSite.parse(event.data))
-      } catch (error) {
-        figure.dataset.error = String(error.message || error)
-      }
-    })
-    source.addEventListener('error', () => {
-      figure.dataset.live = 'false'
+    if (!globalThis.meshLive) return
+    globalThis.meshLive.subscribe('network', {
+      event(name, data) {
+        if (name !== 'agent') return
+        try {
+          onAgent(data)
+        } catch (error) {
+          figure.dataset.error = String(error.message || error)
+        }
+      },
+      state(state) {
+        figure.dataset.live = String(state === 'open')
+      },
     })
   }
 

@@ -57,7 +57,7 @@ async function readAll(view: PublicClusterView): Promise<Map<string, PublicClust
 /** The map's projection (map.ts WorldMap.project). */
 export type Projector = (lon: number, lat: number) => [number, number] | null
 
-export function createCatalogFeed(options: {view: PublicClusterView; hub: EventStreamHub; pollMs: number; logger: Logger; project?: Projector}): CatalogFeed {
+export function createCatalogFeed(options: {view: PublicClusterView; hub: Pick<EventStreamHub, 'broadcast' | 'size'>; pollMs: number; logger: Logger; project?: Projector}): CatalogFeed {
   const {view, hub, pollMs, logger, project} = options
   let last: Map<string, PublicClusterSummary> | null = null
   let timer: NodeJS.Timeout | undefined

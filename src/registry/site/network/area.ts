@@ -12,12 +12,13 @@ import {networkMiddleware} from './routes.js'
 export function createNetworkPages(deps: SiteDeps): SiteArea {
   const {context} = deps
   const model = createNetworkModel({store: context.store, events: context.events, bus: context.bus, clock: context.clock, logger: context.logger})
-  const hub = deps.streams()
+  const hub = deps.streams('network')
   const stopFeed = model.onChange((node) => hub.broadcast('agent', node))
   const pages = createNetworkPageRenderer({context, model, assets: deps.assets, search: deps.search})
   return {
     name: 'network',
     middleware: networkMiddleware({assets: deps.assets, model, pages, hub}),
+    live: {hub},
     start: () => model.start(),
     async close() {
       stopFeed()

@@ -102,7 +102,7 @@ export function renderNetworkPage(assets: SiteAssets, input: NetworkPageInput): 
 ${input.search ? searchForm(input.search) : ''}
 ${searchResults(input.search)}
 <div class="network">
-<figure class="graph" id="network-graph" data-graph="/network/graph.json" data-events="/network/events" data-now-ms="${String(nowMs)}">
+<figure class="graph" id="network-graph" data-graph="/network/graph.json" data-now-ms="${String(nowMs)}">
 <canvas role="img" aria-label="Graph of the registry's agents, grouped by brand, then category; online agents are bright, offline ones dimmed. The list of agents is its text alternative." aria-describedby="agents-heading"><p>The graph needs JavaScript; the list of agents beside it shows the same agents.</p></canvas>
 <figcaption class="muted">Circles are brands, the circles inside them categories, the dots agents. Bright: online; dimmed: offline.</figcaption>
 <div class="graph-tip" role="status" hidden></div>

@@ -17,7 +17,8 @@ import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync}
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
-import {subscribeEvents, type DaemonEventMessage, type EventsSubscription} from '../../../../src/client/daemon/events.js'
+import {subscribeEvents, type EventsSubscription} from '../../../../src/client/daemon/events.js'
+import type {DaemonEventMessage} from '../../../../src/protocol/events.js'
 import {frontmatter, makeRepo, type FixtureRepo} from '../../../standard/fixtures.js'
 import {serveProject, standInEnv, type ServedProject} from './served.js'
 

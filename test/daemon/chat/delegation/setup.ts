@@ -1,7 +1,7 @@
 /** A daemon context over a fixture project with a team, a fake engine and delegation started on it. */
 import {createDaemon, type Daemon} from '../../../../src/daemon/daemon.js'
 import {startDelegation, type Delegation} from '../../../../src/daemon/chat/delegation/index.js'
-import type {DaemonEvent} from '../../../../src/daemon/events.js'
+import type {DaemonEvent} from '../../../../src/protocol/events.js'
 import {frontmatter, makeRepo, type FixtureRepo} from '../../../standard/fixtures.js'
 import {fakeEngine, type FakeEngine} from '../fake-engine.js'
 

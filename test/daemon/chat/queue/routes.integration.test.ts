@@ -1,7 +1,7 @@
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {MeshError} from '../../../../src/lib/errors.js'
 import {queueRoutes} from '../../../../src/daemon/chat/queue/routes.js'
-import type {DaemonEvent} from '../../../../src/daemon/events.js'
+import type {DaemonEvent} from '../../../../src/protocol/events.js'
 import {startHarness, type DaemonHarness} from '../../harness.js'
 import {fakeEngine, type FakeEngine} from '../fake-engine.js'
 

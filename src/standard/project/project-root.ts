@@ -1,3 +1,8 @@
+/**
+ * Project-wide helpers every area uses (tasks, initiatives, the daemon, the
+ * commands): where the project is, paths inside its `.mesh/`, and the
+ * standard's UTC dates.
+ */
 import {stat} from 'node:fs/promises'
 import {dirname, join, resolve} from 'node:path'
 import {invalid, notFound} from '../../lib/errors.js'

@@ -8,12 +8,12 @@ import {spawn} from 'node:child_process'
 import {setTimeout as sleep} from 'node:timers/promises'
 import {fileURLToPath} from 'node:url'
 import {locateDaemon} from '../client/daemon/locate.js'
+import {assertRealMeshFolder} from '../daemon/project-files.js'
 import {openContainedForWriting, readContainedText} from '../lib/contained-files.js'
 import {MeshError} from '../lib/errors.js'
 import {DETACHED_ENV, startFailureOf} from '../protocol/detached-start.js'
-import {meshPath} from '../standard/tasks/project-root.js'
-import {RUNTIME_DIR} from './constants.js'
-import {assertRealMeshFolder} from './project-files.js'
+import {RUNTIME_DIR} from '../protocol/daemon.js'
+import {meshPath} from '../standard/project/project-root.js'
 
 const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
 export const DETACH_LOG = `${RUNTIME_DIR}/daemon.log`
