@@ -67,13 +67,13 @@ describe('mesh serve (the daemon)', () => {
     try {
       const failed = await runCli(['serve', '--detach', '--port', String(port)], {cwd: repo.root})
       expect(failed.code).toBe(1)
-      const said = `No free port for the daemon: port ${port} are all taken on 127.0.0.1; free one or set architect.port in .mesh/public/cluster.yaml`
+      const said = `The daemon could not listen on 127.0.0.1:${port}: port ${port} is already in use; pass another --port (0 picks a free one)`
       // One line, as the daemon said it: no oclif margins of the daemon's output, no wrapping of its own.
-      expect(failed.stderr).toBe(`Error: The daemon did not start: ${said} (daemon_no_port; log: ${join(repo.root, '.mesh/.runtime/daemon.log')})\nCode: daemon_start_failed\n`)
+      expect(failed.stderr).toBe(`Error: The daemon did not start: ${said} (listen_failed; log: ${join(repo.root, '.mesh/.runtime/daemon.log')})\nCode: daemon_start_failed\n`)
       const asJson = await runCli(['serve', '--detach', '--port', String(port), '--json'], {cwd: repo.root})
       expect(asJson.code).toBe(1)
-      expect(json(asJson).error).toEqual({code: 'daemon_start_failed', message: expect.stringContaining(`: ${said} (daemon_no_port; log: `)})
-      expect(readFileSync(join(repo.root, '.mesh/.runtime/daemon.log'), 'utf8')).toContain(JSON.stringify({event: 'start_failed', error: {code: 'daemon_no_port', message: said}}))
+      expect(json(asJson).error).toEqual({code: 'daemon_start_failed', message: expect.stringContaining(`: ${said} (listen_failed; log: `)})
+      expect(readFileSync(join(repo.root, '.mesh/.runtime/daemon.log'), 'utf8')).toContain(JSON.stringify({event: 'start_failed', error: {code: 'listen_failed', message: said}}))
     } finally {
       taken.close()
     }
