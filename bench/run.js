@@ -4,7 +4,7 @@
 // whole process group (servers and load generators included) is killed.
 // See bench/README.md for what each one measures and its bar.
 //
-//   npm run build && node bench/run.js [--only validate,startup,registry,daemon,asks,streams,agent,site,relay] [--quick]
+//   npm run build && node bench/run.js [--only validate,startup,registry,daemon,asks,streams,agent,ide,site,relay] [--quick]
 //
 //   --only   a comma-separated subset, in the order given
 //   --quick  smaller sizes (a smoke run: fast, numbers indicative only; the
@@ -30,6 +30,7 @@ const BENCHES = [
   {name: 'asks', script: 'bench/daemon/asks.mjs', args: [], quick: ['--asks', '20', '--sequential', '5'], limitMs: 5 * MINUTE},
   {name: 'streams', script: 'bench/daemon/streams.mjs', args: [], quick: ['--lines', '2000', '--rounds', '3', '--turn-lines', '100'], limitMs: 3 * MINUTE},
   {name: 'agent', script: 'bench/agent/agent.mjs', args: [], quick: ['--verifications', '5000', '--requests', '3000', '--warmup', '500', '--rounds', '1'], limitMs: 5 * MINUTE},
+  {name: 'ide', script: 'bench/ide/ide.mjs', args: [], quick: ['--tasks', '300', '--requests', '10', '--edits', '10', '--drags', '5'], limitMs: 4 * MINUTE},
   {name: 'site', script: 'bench/site/pages.mjs', args: [], quick: ['--agents', '1000', '--clusters', '100', '--requests', '20', '--warmup', '5', '--cards', '100'], limitMs: 5 * MINUTE},
   {name: 'relay', script: 'bench/relay/run.mjs', args: [], quick: ['--rounds', '2', '--messages', '100', '--paced', '40', '--idle', '2000', '--hold', '2'], limitMs: 12 * MINUTE},
 ]

@@ -49,3 +49,17 @@ export const IMPLEMENTATION = 'mesh-ts'
 export const DAEMON_STATE_FILE = 'state.json'
 export const ROADMAP_PAGE_FILE = 'architect/roadmap.html'
 export const GENERATED_FILES: readonly string[] = [ROADMAP_STATE_JSON, ROADMAP_STATE_JS, DAEMON_STATE_FILE, ROADMAP_PAGE_FILE]
+
+/**
+ * The IDE's login (docs/ide.md, Security; issue 22): a login code `mesh open` gets with the portal
+ * token is good once, for 60 s; at most 16 wait at a time (a 17th drops the oldest). A browser keeps
+ * a session for the daemon's run; at most 32 live at once (the oldest is ended first).
+ */
+export const LOGIN_CODE_TTL_MS = 60_000
+export const MAX_LOGIN_CODES = 16
+export const MAX_BROWSER_SESSIONS = 32
+/** The session cookie is `mesh_ide_<port>`: cookies are not kept apart by port, two daemons' must not overwrite each other. */
+export const SESSION_COOKIE_PREFIX = 'mesh_ide_'
+/** The header (and, on the /events upgrade, the `csrf` query parameter) that carries a session's CSRF token. */
+export const CSRF_HEADER = 'x-mesh-csrf'
+export const CSRF_QUERY = 'csrf'

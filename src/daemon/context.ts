@@ -5,6 +5,7 @@
  * so tests build one with a temp project and an injected clock.
  */
 import type {Logger} from '../lib/log.js'
+import type {BrowserSessions} from './browser-sessions.js'
 import type {DebugStream} from './debug-stream.js'
 import type {EventBus} from './events.js'
 import type {ChatLimits} from './chat/constants.js'
@@ -23,6 +24,8 @@ export interface DaemonContext {
   debug: DebugStream
   /** The portal token (never logged). */
   portalToken: string
+  /** The IDE's login codes and browser sessions, in memory for this run only (docs/ide.md). */
+  sessions: BrowserSessions
   /** The cluster.yaml `id`, read at start and after every change to the file; null when the file has none. */
   projectId(): string | null
   /** The daemon's version (the package's). */

@@ -12,6 +12,7 @@ import {DEBUG_FILE} from './constants.js'
 import type {DaemonArea} from './area.js'
 import {DEFAULT_AREAS} from './areas.js'
 import type {DaemonContext} from './context.js'
+import {createBrowserSessions} from './browser-sessions.js'
 import {openDebugStream, type DebugStream} from './debug-stream.js'
 import {createEventBus, type EventBus} from './events.js'
 import {DEFAULT_CHAT_LIMITS, type ChatLimits} from './chat/constants.js'
@@ -64,6 +65,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
     events,
     debug,
     portalToken,
+    sessions: createBrowserSessions({clock}),
     projectId: () => settings.id,
     version: packageVersion(),
     writer: createProjectWriter({root, clock, snapshotsEnabled: () => settings.snapshots.enabled, onRefused: (error) => reportRefused({debug}, error)}),
@@ -97,6 +99,8 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       // so `mesh ask` says its turn was stopped rather than losing the daemon.
       for (const area of [...areas].reverse()) await area.close?.()
       await socket.close()
+      // A stopped daemon's IDE sessions die with it (issue 22).
+      context.sessions.clear()
       await context.timeline.flush()
       await debug.close()
     },

@@ -7,11 +7,14 @@
 export type RouteMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
 
 /**
- * `none`: anyone on this machine; `portal`: the portal token (every write
- * route, DECISIONS: Daemon auth); `member`: a team member's token, checked
- * by the area itself.
+ * `none`: anyone on this machine; `portal`: the operator — the portal token,
+ * or the IDE's browser session with its CSRF token (every write route,
+ * DECISIONS: Daemon auth; docs/ide.md); `bearer`: the portal token itself,
+ * never a browser session (minting an IDE login code); `member`: a team
+ * member's token, and `session`: the IDE's session cookie on a page the
+ * browser navigates to, both checked by the area itself.
  */
-export type RouteAuth = 'none' | 'portal' | 'member'
+export type RouteAuth = 'none' | 'portal' | 'bearer' | 'member' | 'session'
 
 export interface RouteRequest {
   params: Record<string, string>

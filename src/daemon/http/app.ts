@@ -10,10 +10,10 @@ import compose from 'koa-compose'
 import {readJsonObject} from '../../http/json-body.js'
 import {STATUS_OF_KIND} from '../../http/error-middleware.js'
 import {invalid, isMeshError} from '../../lib/errors.js'
-import {MAX_BODY_BYTES} from '../constants.js'
+import {CSRF_HEADER, MAX_BODY_BYTES} from '../constants.js'
 import type {DaemonContext} from '../context.js'
 import {isAnswer, type Route, type RouteRequest} from '../route-table.js'
-import {assertLoopbackRequest, assertPortalToken, assertProject, bearerOf} from './guards.js'
+import {assertLoopbackRequest, assertOperator, assertPortalToken, assertProject, bearerOf} from './guards.js'
 
 function singleValued(ctx: Context): Record<string, string> {
   const query: Record<string, string> = {}
@@ -46,12 +46,14 @@ export function createDaemonMiddleware(context: DaemonContext, tables: Route[][]
   for (const route of tables.flat()) {
     const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete'
     router[method](route.path, async (ctx: Context) => {
-      if (route.auth === 'portal') assertPortalToken(bearerOf(ctx.req), context.portalToken)
+      if (route.auth === 'portal') assertOperator(ctx.req, context, ctx.get(CSRF_HEADER) || undefined)
+      if (route.auth === 'bearer') assertPortalToken(bearerOf(ctx.req), context.portalToken)
       const result = await route.handle(requestOf(ctx))
       if (isAnswer(result)) {
         ctx.status = result.status ?? 200
         for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value)
-        ctx.body = result.body
+        // No body: Koa would turn the status into 204; a bare 404 gets the daemon's usual JSON error further up.
+        if (result.body !== undefined) ctx.body = result.body
       } else {
         ctx.status = 200
         ctx.body = result

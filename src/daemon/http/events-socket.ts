@@ -3,8 +3,9 @@
  * message (DECISIONS: Daemon events). The upgrade runs the same perimeter as
  * the HTTP routes and needs the portal token (Authorization: Bearer, or a
  * `token` query parameter for browsers, which cannot set headers on a
- * WebSocket). A subscriber that does not keep up is dropped once its unsent
- * bytes pass the high-water mark, so it can never grow the daemon's memory.
+ * WebSocket), or the IDE's session cookie with its CSRF token as `csrf`. A
+ * subscriber that does not keep up is dropped once its unsent bytes pass the
+ * high-water mark, so it can never grow the daemon's memory.
  */
 import type {IncomingMessage} from 'node:http'
 import type {Duplex} from 'node:stream'
@@ -15,7 +16,8 @@ import {isMeshError} from '../../lib/errors.js'
 import {CLOSE_CODES} from '../../protocol/close-codes.js'
 import {EVENTS_PATH} from '../../protocol/daemon.js'
 import type {DaemonContext} from '../context.js'
-import {assertLoopbackRequest, assertPortalToken, assertProject, bearerOf} from './guards.js'
+import {CSRF_QUERY} from '../constants.js'
+import {assertLoopbackRequest, assertOperator, assertProject, bearerOf} from './guards.js'
 
 /** Unsent bytes after which a subscriber is dropped (docs/daemon-api.md, Events). */
 export const EVENTS_HIGH_WATER_BYTES = 1024 * 1024
@@ -70,7 +72,9 @@ export function createEventsSocket(context: DaemonContext, options: {highWaterBy
           return true
         }
         const tokens = url.searchParams.getAll('token')
-        assertPortalToken(bearerOf(request) ?? (tokens.length === 1 ? tokens[0] : undefined), context.portalToken)
+        const csrf = url.searchParams.getAll(CSRF_QUERY)
+        // The IDE's page has no token: its session cookie and CSRF token, from the daemon's own origin (docs/ide.md).
+        assertOperator(request, context, csrf.length === 1 ? csrf[0] : undefined, bearerOf(request) ?? (tokens.length === 1 ? tokens[0] : undefined))
       } catch (error) {
         if (isMeshError(error)) writeRawError(socket, STATUS_OF_KIND[error.kind], error.code, error.message)
         else writeRawError(socket, 400, 'bad_request', 'The upgrade request could not be read')

@@ -4,6 +4,7 @@ import {assertValid} from '../../lib/schemas.js'
 import type {DaemonContext} from '../context.js'
 import {answer, type Route} from '../route-table.js'
 import {archiveTasks, createTaskForCaller} from './authoring.js'
+import {readBoard} from './board.js'
 import {DAY_MS, DEFAULT_ARCHIVE_DAYS} from './constants.js'
 import {assertTaskId} from './lookup.js'
 import {OPERATOR, transitionTask} from './transition.js'
@@ -34,6 +35,12 @@ interface ArchiveBody {
 
 export function taskRoutes(context: DaemonContext, mutex: Mutex): Route[] {
   return [
+    {
+      method: 'GET',
+      path: '/tasks',
+      auth: 'none',
+      handle: () => readBoard(context.root, context.clock()),
+    },
     {
       method: 'POST',
       path: '/tasks',

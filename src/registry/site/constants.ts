@@ -31,8 +31,7 @@ export const SITE_HEADERS: Record<string, string> = {
 /** Pages are rendered per request; a browser may keep them briefly. */
 export const PAGE_CACHE_CONTROL = 'no-cache'
 
-/** Hashed assets never change under their name. */
-export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable'
+export {ASSET_CACHE_CONTROL} from '../../http/static-assets.js'
 
 /** The site's one event stream per browser, every live area's events in one connection (live/). */
 export const SITE_STREAM_PATH = '/site/events'
