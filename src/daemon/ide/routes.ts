@@ -18,6 +18,7 @@ import {renderBoardPage} from './board/page.js'
 import {renderTaskView} from './board/task-view.js'
 import {PAGE_HEADERS} from './constants.js'
 import {renderNoticePage} from './frame.js'
+import {renderTeamPage} from './team/page.js'
 
 /** What a page route renders for a logged-in browser. */
 type PageRenderer = (session: BrowserSession) => Promise<string> | string
@@ -42,6 +43,13 @@ export function pageRoutes(context: DaemonContext, assets: StaticAssets): Route[
       auth: 'session',
       // A JSON client (or curl, which accepts anything) keeps the answer it always had: the daemon's 404.
       handle: (request) => (prefersHtml(request.headers.accept) ? board(request) : answer(undefined, 404)),
+    },
+    {
+      // The Team view (docs/ide.md, Team): a page of its own path, since `GET /team` is the roster's JSON.
+      method: 'GET',
+      path: '/ide/team',
+      auth: 'session',
+      handle: page((session) => renderTeamPage(context, assets, session.csrf)),
     },
     {
       // A task as the board's dialog shows it: an HTML fragment, for the operator (the page's session and CSRF token).
