@@ -57,14 +57,14 @@
         el(
           'div',
           {class: 'buttons'},
-          button('Send now', () => write('promote', item, {}, `Queued ${name} sent`), {aria: `Send queued ${name} now`, disabled: item.status === 'sending'}),
+          button('Send now', () => write('promote', item, {}, `Queued ${name} sent`), {aria: `Send now — queued ${name}`, disabled: item.status === 'sending'}),
           button('Edit', () => {
             editing = item.id
             draw()
-          }, {aria: `Edit queued ${name}`, disabled: !queued}),
-          button('Up', () => write('move', item, {position: index - 1}, `Queued ${name} moved up`), {aria: `Move queued ${name} up`, disabled: !queued || index === 0}),
-          button('Down', () => write('move', item, {position: index + 1}, `Queued ${name} moved down`), {aria: `Move queued ${name} down`, disabled: !queued || index === total - 1}),
-          button('Remove', () => write('remove', item, {}, `Queued ${name} removed`), {aria: `Remove queued ${name}`, kind: 'danger', disabled: item.status === 'sending'}),
+          }, {aria: `Edit — queued ${name}`, disabled: !queued}),
+          button('Up', () => write('move', item, {position: index - 1}, `Queued ${name} moved up`), {aria: `Up — queued ${name}`, disabled: !queued || index === 0}),
+          button('Down', () => write('move', item, {position: index + 1}, `Queued ${name} moved down`), {aria: `Down — queued ${name}`, disabled: !queued || index === total - 1}),
+          button('Remove', () => write('remove', item, {}, `Queued ${name} removed`), {aria: `Remove — queued ${name}`, kind: 'danger', disabled: item.status === 'sending'}),
         ),
       )
       return row

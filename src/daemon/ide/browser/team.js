@@ -62,7 +62,7 @@
 
   function drawRoster() {
     const rows = state.members.map((member) => {
-      const chat = el('button', {type: 'button', class: 'quiet small', 'aria-label': `New conversation with ${member.id}`, disabled: member.problem !== null}, 'Chat')
+      const chat = el('button', {type: 'button', class: 'quiet small', 'aria-label': `Chat with ${member.id} (a new conversation)`, disabled: member.problem !== null}, 'Chat')
       chat.addEventListener('click', () => {
         newMember = member.id
         select(null).then(() => composerText.focus())
