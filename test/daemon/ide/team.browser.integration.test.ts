@@ -117,7 +117,7 @@ describe('the Team view in a browser', () => {
     expect(await page.locator(`${turn}`).first().locator(':scope > .final').innerText()).toContain('cost $0.0123')
   })
 
-  it('streams a running turn line by line, lines up the queue (add, reorder, remove) and stops the turn', async () => {
+  it('streams a running turn line by line, lines up the queue (add, reorder, edit, remove) and stops the turn; an item of the paused queue sent now', async () => {
     await page.fill('#composer-text', 'work slowly on it')
     await page.click('#composer-send')
     const running = `#stream > .turn[data-conv="${conv}"][data-status="running"]`
@@ -153,10 +153,12 @@ describe('the Team view in a browser', () => {
     expect(await page.locator(`#stream > .turn[data-conv="${conv}"][data-status="failed"] .final`).innerText()).toContain('failed (cancelled)')
     await page.waitForSelector('#queue-resume:not([hidden])')
     expect(await page.locator('#queue-state').innerText()).toContain('Paused')
-    for (let left = 2; left > 0; left--) {
-      await page.click(`#queue-items .queue-item:nth-child(1) button[aria-label="Remove — queued item 1"]`)
-      await expect.poll(async () => (await queueTexts()).length).toBe(left - 1)
-    }
+    // Send now (promote) takes the head out and runs it as a turn, paused or not; Remove takes the rest out.
+    await page.click('#queue-items .queue-item:nth-child(1) button[aria-label="Send now — queued item 1"]')
+    await expect.poll(queueTexts).toEqual(['third queued'])
+    await until(`[...document.querySelectorAll('#stream > .turn[data-conv="${conv}"][data-status="done"] .inputs')].some((node) => node.textContent.includes('first, edited'))`)
+    await page.click('#queue-items .queue-item:nth-child(1) button[aria-label="Remove — queued item 1"]')
+    await expect.poll(queueTexts).toEqual([])
     expect(await queueOnDisk()).toEqual([])
     await page.waitForSelector(`#roster-rows tr[data-member="architect"] .state-idle`)
   })

@@ -30,7 +30,7 @@
     }
 
     function button(label, action, options = {}) {
-      const node = el('button', {type: 'button', class: options.kind ?? 'quiet', 'aria-label': options.aria ?? null, disabled: options.disabled ?? false}, label)
+      const node = el('button', {type: 'button', class: options.kind ?? 'quiet small', 'aria-label': options.aria ?? null, disabled: options.disabled ?? false}, label)
       node.addEventListener('click', action)
       return node
     }
@@ -41,7 +41,7 @@
       if (editing === item.id) {
         const area = el('textarea', {rows: 3, 'aria-label': `Text of queued ${name}`, maxlength: 65536})
         area.value = item.text
-        const save = button('Save', () => write('edit', item, {text: area.value}, `Queued ${name} edited`), {kind: 'primary'})
+        const save = button('Save', () => write('edit', item, {text: area.value}, `Queued ${name} edited`), {kind: 'small'})
         const cancel = button('Cancel', () => {
           editing = null
           draw()
@@ -51,22 +51,21 @@
         return row
       }
       const queued = item.status === 'queued'
-      row.append(
-        el('p', {class: 'text'}, item.text),
-        item.status !== 'queued' ? el('p', {class: `badge ${item.status}`}, item.status === 'failed' ? `failed: ${item.failed_reason ?? ''}` : item.status) : null,
-        el(
-          'div',
-          {class: 'buttons'},
-          button('Send now', () => write('promote', item, {}, `Queued ${name} sent`), {aria: `Send now — queued ${name}`, disabled: item.status === 'sending'}),
-          button('Edit', () => {
-            editing = item.id
-            draw()
-          }, {aria: `Edit — queued ${name}`, disabled: !queued}),
-          button('Up', () => write('move', item, {position: index - 1}, `Queued ${name} moved up`), {aria: `Up — queued ${name}`, disabled: !queued || index === 0}),
-          button('Down', () => write('move', item, {position: index + 1}, `Queued ${name} moved down`), {aria: `Down — queued ${name}`, disabled: !queued || index === total - 1}),
-          button('Remove', () => write('remove', item, {}, `Queued ${name} removed`), {aria: `Remove — queued ${name}`, kind: 'danger', disabled: item.status === 'sending'}),
-        ),
+      const status = item.status === 'queued' ? null : el('p', {class: `badge ${item.status}`}, item.status === 'failed' ? `failed: ${item.failed_reason ?? ''}` : item.status)
+      const edit = () => {
+        editing = item.id
+        draw()
+      }
+      const buttons = el(
+        'div',
+        {class: 'buttons'},
+        button('Send now', () => write('promote', item, {}, `Queued ${name} sent`), {aria: `Send now — queued ${name}`, disabled: item.status === 'sending'}),
+        button('Edit', edit, {aria: `Edit — queued ${name}`, disabled: !queued}),
+        button('Up', () => write('move', item, {position: index - 1}, `Queued ${name} moved up`), {aria: `Up — queued ${name}`, disabled: !queued || index === 0}),
+        button('Down', () => write('move', item, {position: index + 1}, `Queued ${name} moved down`), {aria: `Down — queued ${name}`, disabled: !queued || index === total - 1}),
+        button('Remove', () => write('remove', item, {}, `Queued ${name} removed`), {aria: `Remove — queued ${name}`, kind: 'danger small', disabled: item.status === 'sending'}),
       )
+      row.append(...[el('p', {class: 'text'}, item.text), status, buttons].filter(Boolean))
       return row
     }
 
