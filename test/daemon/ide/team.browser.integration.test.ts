@@ -165,7 +165,8 @@ describe('the Team view in a browser', () => {
 
   it('keeps hostile agent output inert', async () => {
     await page.click('#conv-list button[data-conv=""]')
-    await page.fill('#composer-text', 'say something hostile')
+    // The operator's own text comes back in the stream too: its bidi override and script tag stay inert.
+    await page.fill('#composer-text', `say something hostile ${BIDI}gnp.exe <script>window.__pwned = 9</script>`)
     await page.click('#composer-send')
     await page.waitForSelector('#stream > .turn[data-status="done"] .final')
     const out = await page.locator('#stream > .turn .out').innerText()

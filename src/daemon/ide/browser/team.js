@@ -145,6 +145,8 @@
       ? `A pass is running (${pass.pass_id}, ${pass.trigger}): ${plural(pass.dispatchable.length, 'dispatchable task')} handed to it, ${plural(pass.briefs.length, 'brief')} so far.`
       : `${architect.busy ? 'Busy.' : 'Idle.'} ${plural(architect.dispatchable.length, 'dispatchable task')} on the board, ${plural(architect.drafts.length, 'draft')} waiting for you. Automatic passes ${architect.auto ? 'on' : 'off'}.`
     $('architect-last').textContent = last ? `Last pass ${last.pass_id}: ${last.status}${last.decisions ? ` — ${last.decisions}` : ''}` : ''
+    // While a pass runs a second run is refused (architect_busy): the button says so by being off.
+    $('architect-run').disabled = Boolean(pass)
     $('architect-stop').disabled = !pass
   }
 
