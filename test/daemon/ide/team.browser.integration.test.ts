@@ -55,7 +55,16 @@ beforeAll(async () => {
       ],
       default: {say: 'Hm.'},
     },
-    {id: 'developer', title: 'The developer', exposure: 'external', replies: [{when: 'answered delegation', say: 'Noted.'}], default: {say: `Built it.\n${report}`}},
+    {
+      id: 'developer',
+      title: 'The developer',
+      exposure: 'external',
+      replies: [
+        {when: 'answered delegation', say: 'Noted.'},
+        {when: 'wait on this', say: 'On it, slowly.', hang: true},
+      ],
+      default: {say: `Built it.\n${report}`},
+    },
   ])
   browser = await launchBrowser({viewport: {width: 1400, height: 1000}})
   const login = await runCli(['open', '--print', '--dir', harness.repo.root])
@@ -177,6 +186,24 @@ describe('the Team view in a browser', () => {
     expect(await page.evaluate(`[...document.querySelectorAll('a')].filter((a) => a.href.startsWith('javascript:')).length`)).toBe(0)
     expect(await page.evaluate(`document.body.innerText.includes('\\u202E')`)).toBe(false)
     await browser.screenshot(page, 'ide-team-hostile')
+  })
+
+  it('lists an open request with its member running, cancels it, and stops the turn still answering it', async () => {
+    const brief = await harness.call('POST', '/chat/delegate', {auth: true, body: JSON.stringify({member: 'developer', brief: 'wait on this one'})})
+    expect(brief.status).toBe(202)
+    const row = `#requests .request[data-request="${brief.body.request_id}"]`
+    await page.waitForSelector(row)
+    expect(await page.locator(`${row} .text`).innerText()).toBe('operator → developer: wait on this one')
+    await page.waitForSelector('#roster-rows tr[data-member="developer"] .state-running')
+    await page.click(`${row} button:text("Cancel")`)
+    await page.waitForSelector(row, {state: 'detached'})
+    expect(await page.locator('#requests-count').innerText()).toBe('0')
+    // The turn answering it goes on (docs/daemon-api.md, Delegation): open its conversation and stop it there.
+    await page.click(`#conv-list button[data-conv="m-developer"]`)
+    await page.waitForSelector('#chat-stop:not([hidden])')
+    await page.click('#chat-stop')
+    await page.waitForSelector('#roster-rows tr[data-member="developer"] .state-idle')
+    await page.waitForSelector('#stream > .turn[data-conv="m-developer"][data-status="failed"]')
   })
 
   it('runs the architect over the board and stops it, posting ux.run-all and ux.stop-architect as the Architect IDE', async () => {
