@@ -6,8 +6,9 @@
  * with the developer's answering turn, the final with its cost; a running
  * turn streamed line by line and stopped; the queue added to, reordered and
  * emptied; the architect run over the board and stopped, its debug tags
- * posted as the Architect IDE; hostile agent output inert; no axe-core
- * violation of serious or critical impact in light and dark; the page small.
+ * posted as the Architect IDE; a refused brief shown; an open request
+ * cancelled; hostile agent output inert; no axe-core violation of serious
+ * or critical impact in light and dark; the page small.
  * Screenshots: test-artifacts/ide-team-*.png.
  */
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -43,6 +44,8 @@ beforeAll(async () => {
       format: 'claude-stream',
       replies: [
         {when: 'answered delegation', say: 'Thanks, all done.', usage: {input_tokens: 30, output_tokens: 5, cost_usd: 0.002}},
+        {when: 'Delegation refused', say: 'Then I do it myself.'},
+        {when: 'ask yourself', say: `Looping.\n${marker('delegate', {member: 'architect', brief: 'do it'})}`},
         {
           when: 'plan the login',
           tools: [{tool: 'Read', input: {file_path: 'README.md'}, output: 'the readme'}],
@@ -146,6 +149,8 @@ describe('the Team view in a browser', () => {
     await page.keyboard.press('Enter')
     await expect.poll(queueTexts).toEqual(['first queued', 'third queued', 'second queued'])
     expect(await queueOnDisk()).toEqual(['first queued', 'third queued', 'second queued'])
+    // Focus stays with the moved item: its Up button, now that it is second.
+    await until(`document.activeElement?.getAttribute('aria-label') === 'Up — queued item 2'`)
     // Edit one.
     await page.click('#queue-items .queue-item:nth-child(1) button[aria-label="Edit — queued item 1"]')
     await page.fill('#queue-items .queue-item:nth-child(1) textarea', 'first, edited')
@@ -186,6 +191,15 @@ describe('the Team view in a browser', () => {
     expect(await page.evaluate(`[...document.querySelectorAll('a')].filter((a) => a.href.startsWith('javascript:')).length`)).toBe(0)
     expect(await page.evaluate(`document.body.innerText.includes('\\u202E')`)).toBe(false)
     await browser.screenshot(page, 'ide-team-hostile')
+  })
+
+  it('shows a refused brief under the turn that tried it', async () => {
+    await page.click('#conv-list button[data-conv=""]')
+    await page.fill('#composer-text', 'ask yourself')
+    await page.click('#composer-send')
+    await page.waitForSelector('#stream > .turn .nested .refusal')
+    expect(await page.locator('#stream > .turn .nested .refusal').innerText()).toMatch(/^Refused \(delegation-reentry\): /)
+    await until(`[...document.querySelectorAll('#stream > .turn .out')].some((node) => node.textContent.includes('Then I do it myself.'))`)
   })
 
   it('lists an open request with its member running, cancels it, and stops the turn still answering it', async () => {

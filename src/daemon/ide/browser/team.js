@@ -65,6 +65,7 @@
       const chat = el('button', {type: 'button', class: 'quiet small', 'aria-label': `Chat with ${member.id} (a new conversation)`, disabled: member.problem !== null}, 'Chat')
       chat.addEventListener('click', () => {
         newMember = member.id
+        memberSelect.value = member.id
         select(null).then(() => composerText.focus())
       })
       return el(
