@@ -45,6 +45,7 @@ beforeAll(async () => {
       replies: [
         {when: 'answered delegation', say: 'Thanks, all done.', usage: {input_tokens: 30, output_tokens: 5, cost_usd: 0.002}},
         {when: 'Delegation refused', say: 'Then I do it myself.'},
+        {when: 'hand on the slow work', say: `Handing it on.\n${marker('delegate', {member: 'developer', brief: 'wait on this one'})}`},
         {when: 'ask yourself', say: `Looping.\n${marker('delegate', {member: 'architect', brief: 'do it'})}`},
         {
           when: 'plan the login',
@@ -203,12 +204,19 @@ describe('the Team view in a browser', () => {
   })
 
   it('lists an open request with its member running, cancels it, and stops the turn still answering it', async () => {
-    const brief = await harness.call('POST', '/chat/delegate', {auth: true, body: JSON.stringify({member: 'developer', brief: 'wait on this one'})})
-    expect(brief.status).toBe(202)
-    const row = `#requests .request[data-request="${brief.body.request_id}"]`
+    await page.click('#conv-list button[data-conv=""]')
+    await page.fill('#composer-text', 'hand on the slow work')
+    await page.click('#composer-send')
+    const row = '#requests .request'
     await page.waitForSelector(row)
-    expect(await page.locator(`${row} .text`).innerText()).toBe('operator → developer: wait on this one')
+    expect(await page.locator(`${row} .text`).innerText()).toBe('architect → developer: wait on this one')
+    // The architect waits on its brief; the developer runs it.
+    await page.waitForSelector('#roster-rows tr[data-member="architect"] .state-waiting')
+    expect(await page.locator('#roster-rows tr[data-member="architect"] .state-waiting').innerText()).toBe('waiting on 1 request')
     await page.waitForSelector('#roster-rows tr[data-member="developer"] .state-running')
+    // The developer's turn streams inside the brief, which may be announced after the turn began.
+    await until(`document.querySelector('#stream .delegation[data-status="open"] .turn[data-conv="m-developer"][data-status="running"] .out')?.textContent.includes('On it, slowly.')`)
+    await browser.screenshot(page, 'ide-team-request')
     await page.click(`${row} button:text("Cancel")`)
     await page.waitForSelector(row, {state: 'detached'})
     expect(await page.locator('#requests-count').innerText()).toBe('0')
@@ -218,6 +226,7 @@ describe('the Team view in a browser', () => {
     await page.click('#chat-stop')
     await page.waitForSelector('#roster-rows tr[data-member="developer"] .state-idle')
     await page.waitForSelector('#stream > .turn[data-conv="m-developer"][data-status="failed"]')
+    await page.waitForSelector('#roster-rows tr[data-member="architect"] .state-idle')
   })
 
   it('runs the architect over the board and stops it, posting ux.run-all and ux.stop-architect as the Architect IDE', async () => {

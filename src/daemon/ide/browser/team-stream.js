@@ -70,7 +70,7 @@
       delegations = new Map()
       lastTurn = new Map()
       seen = new Set()
-      orphans = new Map()
+      // Orphans stay: events that came while the page switched conversations are drawn once their turn is placed.
       root.replaceChildren()
     }
 
@@ -90,6 +90,9 @@
         final: el('p', {class: 'final'}),
         nested: el('div', {class: 'nested'}),
         toolRows: new Map(),
+        /** The `seq` of each delta drawn, and how many lines a thread's `printed` drew before them. */
+        seqs: new Set(),
+        printedLines: 0,
         ended: false,
       }
       view.node = el(
@@ -157,7 +160,9 @@
       'chat.assistant.delta'(entry) {
         const view = turnFor(entry)
         if (!view) return false
-        if (view.ended) return
+        // A line drawn already, or one the thread's `printed` held (deltas count a turn's lines from 0), is not drawn again.
+        if (view.ended || view.seqs.has(entry.seq) || entry.seq < view.printedLines) return
+        view.seqs.add(entry.seq)
         if (view.node.dataset.status === 'waiting') setStatus(view, 'running')
         view.out.append(`${entry.text}\n`)
       },
@@ -165,7 +170,9 @@
       'chat.assistant.printed'(entry) {
         const view = turnFor(entry)
         if (!view) return false
-        if (!view.ended) view.out.replaceChildren(entry.text ?? '')
+        if (view.ended || !entry.text) return
+        view.out.replaceChildren(entry.text)
+        view.printedLines = entry.text.replace(/\n$/, '').split('\n').length
       },
       'chat.tool'(entry) {
         const view = turnFor(entry)
@@ -216,9 +223,7 @@
         place.append(view.node)
         delegations.set(entry.request_id, view)
         // The engine takes a brief (its `chat.user`, maybe its start) before the brief is announced: what came early goes in now.
-        const early = orphans.get(entry.conv) ?? []
-        orphans.delete(entry.conv)
-        for (const item of early) apply(item)
+        replay(entry.conv)
       },
       'delegation.closed'(entry) {
         const view = delegations.get(entry.request_id)
@@ -252,6 +257,13 @@
       },
     }
 
+    /** Applies the kept early entries of a conversation (its thread was just drawn, or a brief of it announced). */
+    function replay(conv) {
+      const early = orphans.get(conv) ?? []
+      orphans.delete(conv)
+      for (const item of early) apply(item)
+    }
+
     /** Applies a thread entry or an event. */
     function apply(item) {
       const entry = flat(item)
@@ -270,7 +282,7 @@
     /** The running or waiting turns on screen (the Stop buttons a test or a keyboard user reaches). */
     const running = () => [...turns.values()].filter((view) => !view.ended).map((view) => view.turn_id)
 
-    return {reset, apply, briefConvs, running, shown: () => shown}
+    return {reset, apply, replay, briefConvs, running, shown: () => shown}
   }
 
   globalThis.meshTeamStream = Object.freeze({createStream, finalLine, flat})

@@ -249,6 +249,8 @@
         loading = null
         for (const envelope of buffered) stream.apply(envelope)
         buffered = []
+        // Events of it that came before it was shown (the send's answer lags its first events).
+        stream.replay(conv)
         streamRoot.setAttribute('aria-busy', 'false')
       }
     }
