@@ -5,7 +5,7 @@
 // dispatcher sent its head) is refused with version_conflict and read again, never overwritten.
 'use strict'
 ;(() => {
-  const {call, el, notify, announce} = globalThis.meshIde
+  const {call, el, notify, announce, coalesced} = globalThis.meshIde
 
   const path = (conv, rest = '') => `/chat/conv/${encodeURIComponent(conv)}/queue${rest}`
 
@@ -106,38 +106,24 @@
       await load()
     }
 
-    let reading = null
-    let again = false
-    /** Reads the queue again: one read at a time, one more if asked during it. */
-    function load() {
-      if (!conv) {
-        file = null
-        draw()
-        return Promise.resolve()
-      }
-      if (reading) {
-        again = true
-        return reading
-      }
+    /** Reads the shown queue again: one read at a time, one more if asked during it. */
+    const reread = coalesced(async () => {
       const asked = conv
-      reading = (async () => {
-        try {
-          const read = await call('GET', path(asked))
-          if (asked === conv) {
-            file = read
-            draw()
-          }
-        } catch (error) {
-          if (error.code !== 'session_expired') notify(`The queue of ${asked} could not be read: ${error.message}`)
-        } finally {
-          reading = null
-          if (again) {
-            again = false
-            load()
-          }
+      try {
+        const read = await call('GET', path(asked))
+        if (asked === conv) {
+          file = read
+          draw()
         }
-      })()
-      return reading
+      } catch (error) {
+        if (error.code !== 'session_expired') notify(`The queue of ${asked} could not be read: ${error.message}`)
+      }
+    })
+    function load() {
+      if (conv) return reread()
+      file = null
+      draw()
+      return Promise.resolve()
     }
 
     resume.addEventListener('click', async () => {

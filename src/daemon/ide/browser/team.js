@@ -3,11 +3,11 @@
 // shown (its turn stream: team-stream.js; its queue: team-queue.js). State is read from the
 // daemon's routes — GET /team, /chat/convs, /chat/delegations, /chat/queues, /architect —
 // on every (re)connection of the page's one /events socket and again after each event that
-// changes it (one read at a time, one more if events came during it). The shown
+// changes it (meshIde.coalesced: one read at a time, one more if events came during it). The shown
 // conversation's thread is read on the same occasions; its events are drawn as they come.
 'use strict'
 ;(() => {
-  const {call, el, notify, announce, events} = globalThis.meshIde
+  const {call, el, notify, announce, events, coalesced} = globalThis.meshIde
   const {createStream} = globalThis.meshTeamStream
   const {createQueue} = globalThis.meshTeamQueue
 
@@ -158,47 +158,25 @@
     drawRequests()
   }
 
-  // Reading the team's state again: one read at a time; events during it ask for one more.
-  let reading = null
-  let again = false
-  function refresh() {
-    if (reading) {
-      again = true
-      return reading
+  // Reading the team's state and the architect's again: one read at a time; events during it ask for one more.
+  const refresh = coalesced(async () => {
+    try {
+      const [team, convs, ledger, queues] = await Promise.all([call('GET', '/team'), call('GET', '/chat/convs'), call('GET', '/chat/delegations'), call('GET', '/chat/queues')])
+      Object.assign(state, {members: team.members, convs: convs.convs, requests: ledger.open, queues: queues.queues})
+      drawAll()
+    } catch (error) {
+      if (error.code !== 'session_expired') notify(`The team could not be read: ${error.message}`)
     }
-    reading = (async () => {
-      try {
-        const [team, convs, ledger, queues] = await Promise.all([call('GET', '/team'), call('GET', '/chat/convs'), call('GET', '/chat/delegations'), call('GET', '/chat/queues')])
-        Object.assign(state, {members: team.members, convs: convs.convs, requests: ledger.open, queues: queues.queues})
-        drawAll()
-      } catch (error) {
-        if (error.code !== 'session_expired') notify(`The team could not be read: ${error.message}`)
-      } finally {
-        reading = null
-        if (again) {
-          again = false
-          refresh()
-        }
-      }
-    })()
-    return reading
-  }
+  })
 
-  let readingArchitect = null
-  function refreshArchitect() {
-    readingArchitect ??= call('GET', '/architect')
-      .then((architect) => {
-        state.architect = architect
-        drawArchitect()
-      })
-      .catch((error) => {
-        if (error.code !== 'session_expired') $('architect-status').textContent = `The architect could not be read: ${error.message}`
-      })
-      .finally(() => {
-        readingArchitect = null
-      })
-    return readingArchitect
-  }
+  const refreshArchitect = coalesced(async () => {
+    try {
+      state.architect = await call('GET', '/architect')
+      drawArchitect()
+    } catch (error) {
+      if (error.code !== 'session_expired') $('architect-status').textContent = `The architect could not be read: ${error.message}`
+    }
+  })
 
   // The shown conversation: its thread, then the threads of the member sessions answering its briefs.
   let loading = null
@@ -355,6 +333,6 @@
   })
 
   globalThis.meshTeam = Object.freeze({refresh, select, state: () => state, running: () => stream.running()})
+  // Until the socket opens (and the conversation is read), the head says what is shown.
   drawChatHead()
-  queue.show(selected)
 })()
