@@ -221,7 +221,11 @@ describe('the Team view in a browser', () => {
     await page.waitForSelector(row, {state: 'detached'})
     expect(await page.locator('#requests-count').innerText()).toBe('0')
     // The turn answering it goes on (docs/daemon-api.md, Delegation): open its conversation and stop it there.
-    await page.click(`#conv-list button[data-conv="m-developer"]`)
+    // With the keyboard: the list is drawn again (the selection), the focus stays on the same entry.
+    await page.focus('#conv-list button[data-conv="m-developer"]')
+    await page.keyboard.press('Enter')
+    await page.waitForSelector('#conv-list button[data-conv="m-developer"][aria-current="true"]')
+    expect(await page.evaluate(`document.activeElement?.dataset.key`)).toBe('conv:m-developer')
     await page.waitForSelector('#chat-stop:not([hidden])')
     await page.click('#chat-stop')
     await page.waitForSelector('#roster-rows tr[data-member="developer"] .state-idle')

@@ -40,6 +40,13 @@
   const stream = createStream(streamRoot, {onStop: stopTurn, onChange: keepInSight})
   const queue = createQueue()
 
+  /** Redraws a list whose buttons carry `data-key`: a keyboard user's focus stays on the same button across the redraw. */
+  function replaceKeepingFocus(container, nodes) {
+    const key = container.contains(document.activeElement) ? document.activeElement.dataset.key : undefined
+    container.replaceChildren(...nodes)
+    if (key) container.querySelector(`[data-key="${CSS.escape(key)}"]`)?.focus()
+  }
+
   const plural = (count, word) => `${count} ${word}${count === 1 ? '' : 's'}`
   const convOf = (conv) => state.convs.find((view) => view.conv === conv)
   const firstLine = (text) => String(text ?? '').split('\n')[0].slice(0, 160)
@@ -62,7 +69,7 @@
 
   function drawRoster() {
     const rows = state.members.map((member) => {
-      const chat = el('button', {type: 'button', class: 'quiet small', 'aria-label': `Chat with ${member.id} (a new conversation)`, disabled: member.problem !== null}, 'Chat')
+      const chat = el('button', {type: 'button', class: 'quiet small', 'aria-label': `Chat with ${member.id} (a new conversation)`, 'data-key': `chat:${member.id}`, disabled: member.problem !== null}, 'Chat')
       chat.addEventListener('click', () => {
         newMember = member.id
         memberSelect.value = member.id
@@ -78,7 +85,7 @@
         el('td', {class: 'client'}, [member.client, member.model].filter(Boolean).join(' · ') || '—', ' ', chat),
       )
     })
-    $('roster-rows').replaceChildren(...(rows.length ? rows : [el('tr', {}, el('td', {colspan: 5}, 'No team member: add one with `mesh team add`.'))]))
+    replaceKeepingFocus($('roster-rows'), rows.length ? rows : [el('tr', {}, el('td', {colspan: 5}, 'No team member: add one with `mesh team add`.'))])
     const current = memberSelect.value
     memberSelect.replaceChildren(...state.members.filter((member) => member.problem === null).map((member) => el('option', {value: member.id}, member.title && member.title !== member.id ? `${member.id} — ${member.title}` : member.id)))
     memberSelect.value = newMember || current || 'architect'
@@ -95,11 +102,11 @@
     const sorted = [...state.convs].sort((a, b) => Number(b.live) - Number(a.live) || String(b.last_final_at ?? '').localeCompare(String(a.last_final_at ?? '')) || a.conv.localeCompare(b.conv))
     if (selected && !convOf(selected)) sorted.unshift({conv: selected, member: '', live: false, waiting: 0})
     const entry = (conv, label, detail) => {
-      const node = el('button', {type: 'button', class: 'conv', 'data-conv': conv ?? '', 'aria-current': conv === selected ? 'true' : null}, el('span', {class: 'conv-id'}, label), detail ? el('span', {class: 'conv-detail'}, detail) : null)
+      const node = el('button', {type: 'button', class: 'conv', 'data-conv': conv ?? '', 'data-key': `conv:${conv ?? ''}`, 'aria-current': conv === selected ? 'true' : null}, el('span', {class: 'conv-id'}, label), detail ? el('span', {class: 'conv-detail'}, detail) : null)
       node.addEventListener('click', () => select(conv))
       return el('li', {}, node)
     }
-    $('conv-list').replaceChildren(entry(null, 'New conversation', ''), ...sorted.map((view) => entry(view.conv, view.conv, [view.member, convState(view)].filter(Boolean).join(' · '))))
+    replaceKeepingFocus($('conv-list'), [entry(null, 'New conversation', ''), ...sorted.map((view) => entry(view.conv, view.conv, [view.member, convState(view)].filter(Boolean).join(' · ')))])
   }
 
   function drawChatHead() {
@@ -114,9 +121,9 @@
   function drawRequests() {
     $('requests-count').textContent = String(state.requests.length)
     const rows = state.requests.map((row) => {
-      const open = el('button', {type: 'button', class: 'quiet small', 'aria-label': `Open ${row.conv}`}, 'Open')
+      const open = el('button', {type: 'button', class: 'quiet small', 'aria-label': `Open ${row.conv}`, 'data-key': `open:${row.request_id}`}, 'Open')
       open.addEventListener('click', () => select(row.conv))
-      const cancel = el('button', {type: 'button', class: 'danger small', 'aria-label': `Cancel request ${row.request_id}`}, 'Cancel')
+      const cancel = el('button', {type: 'button', class: 'danger small', 'aria-label': `Cancel request ${row.request_id}`, 'data-key': `cancel:${row.request_id}`}, 'Cancel')
       cancel.addEventListener('click', async () => {
         try {
           await call('DELETE', `/chat/requests/${enc(row.request_id)}`)
@@ -135,7 +142,7 @@
         el('div', {class: 'buttons'}, open, cancel),
       )
     })
-    $('requests').replaceChildren(...(rows.length ? rows : [el('li', {class: 'hint'}, 'No request is open.')]))
+    replaceKeepingFocus($('requests'), rows.length ? rows : [el('li', {class: 'hint'}, 'No request is open.')])
   }
 
   function drawArchitect() {
