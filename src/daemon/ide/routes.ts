@@ -1,8 +1,8 @@
 /**
  * The IDE's pages (docs/ide.md): `GET /` answers a browser with the board
  * (a JSON client keeps the daemon's usual 404), a browser without a session
- * with a page saying how to log in; `GET /ide/tasks/<id>` a task as the
- * board's dialog shows it. Pages need the session cookie; every call the
+ * with a page saying how to log in; `GET /ide/team` the Team view;
+ * `GET /ide/tasks/<id>` a task as the board's dialog shows it. Pages need the session cookie; every call the
  * page makes goes to the daemon's own routes with the cookie and the CSRF
  * token (src/daemon/http/guards.ts).
  */
