@@ -18,6 +18,7 @@ import {renderBoardPage} from './board/page.js'
 import {renderTaskView} from './board/task-view.js'
 import {PAGE_HEADERS} from './constants.js'
 import {renderNoticePage} from './frame.js'
+import {renderRoadmapFragment, renderRoadmapPage} from './roadmap/page.js'
 
 /** What a page route renders for a logged-in browser. */
 type PageRenderer = (session: BrowserSession) => Promise<string> | string
@@ -35,6 +36,7 @@ export function pageRoutes(context: DaemonContext, assets: StaticAssets): Route[
     return answer(notice, 401, {...PAGE_HEADERS})
   }
   const board = page((session) => renderBoardPage(context, assets, session.csrf))
+  const fragment = (body: string) => answer(body, 200, {...PAGE_HEADERS})
   return [
     {
       method: 'GET',
@@ -49,6 +51,14 @@ export function pageRoutes(context: DaemonContext, assets: StaticAssets): Route[
       path: '/ide/tasks/:id',
       auth: 'portal',
       handle: async (request) => answer(await renderTaskView(context.root, assertTaskId(request.params.id)), 200, {...PAGE_HEADERS}),
+    },
+    {method: 'GET', path: '/ide/roadmap', auth: 'session', handle: page((session) => renderRoadmapPage(context, assets, session.csrf))},
+    {
+      // The Roadmap view's content again, for its page after a rebuild: an HTML fragment, every value escaped.
+      method: 'GET',
+      path: '/ide/roadmap/fragment',
+      auth: 'portal',
+      handle: async () => fragment((await renderRoadmapFragment(context)).value),
     },
   ]
 }
