@@ -66,7 +66,7 @@
     if (chosen && !files.some((file) => file.path === chosen)) files.unshift({path: chosen, snapshots: 0, latest: null})
     select.replaceChildren(
       el('option', {value: ''}, files.length ? 'Choose a file…' : 'No file has a snapshot yet'),
-      files.map((file) => el('option', {value: file.path, selected: file.path === chosen}, `${file.path} (${file.snapshots}${file.latest ? `, latest ${when(file.latest)}` : ''})`)),
+      ...files.map((file) => el('option', {value: file.path, selected: file.path === chosen}, `${file.path} (${file.snapshots}${file.latest ? `, latest ${when(file.latest)}` : ''})`)),
     )
     await readSnapshots()
   }
