@@ -94,11 +94,12 @@ export function renderDependencyGraph(tasks: GraphTask[], all: Map<string, Graph
     const task = inGroup.get(id) ?? all.get(id)
     const external = !inGroup.has(id)
     const status = task?.status ?? ''
-    const tip = task ? `${id} ${clip(task.title, 120)} [${status || 'no status'}]${external ? ' (outside this group)' : ''}` : `${id}: no task has this id`
+    // Id and status only: the table beside the graph has the titles (and a thousand of them would weigh on the page).
+    const tip = task ? `${id} [${status || 'no status'}]${external ? ', outside this group' : ''}` : `${id}: no task has this id`
     return html`<g class="node ${statusClass(status)}${external ? ' external' : ''}" transform="translate(${x} ${y})"><title>${tip}</title><rect width="${NODE_WIDTH}" height="${NODE_HEIGHT}" rx="6"/><text x="${NODE_WIDTH / 2}" y="${NODE_HEIGHT / 2 + 4}">${clip(id, 14)}</text></g>`
   })
   const more = ids.length - shown.size
-  const caption = `Dependencies of ${label}: ${shown.size} tasks, ${kept.length} arrows from a dependency to the task that waits on it${more > 0 ? ` (${more} more tasks not drawn; the table lists them all)` : ''}. Dashed: a task outside this group.`
+  const caption = `Dependencies of ${label}: ${shown.size} tasks, ${kept.length} arrow${kept.length === 1 ? '' : 's'} from a dependency to the task that waits on it${more > 0 ? ` (${more} more tasks not drawn; the table lists them all)` : ''}. Dashed: a task outside this group.`
   return html`<figure class="graph">
 <div class="graph-scroll"><svg role="img" aria-label="${caption}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><defs><marker id="${marker}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0 0L10 5L0 10z" class="arrow-head"/></marker></defs><g class="edges">${paths}</g>${nodes}</svg></div>
 <figcaption>${caption}</figcaption>

@@ -23,7 +23,7 @@ export interface RoadmapViewOptions {
   links: 'ide' | 'file'
 }
 
-const TITLE_SHOWN = 300
+const TITLE_SHOWN = 200
 const STATUS_ORDER = ['draft', 'backlog', 'next', 'active', 'blocked', 'done']
 
 const text = (value: unknown) => (typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value))
@@ -33,18 +33,35 @@ const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(tex
 const fileHref = (path: string) => `../${path.replace(/^\.mesh\//, '').split('/').map(encodeURIComponent).join('/')}`
 
 function taskId(task: RoadmapTask, options: RoadmapViewOptions): Html {
-  if (options.links === 'ide') return html`<button type="button" class="link id" data-open="${task.id}">${task.id}</button>`
+  // No type or class: one per task, the bytes count at a thousand; the stylesheet styles `.roadmap button[data-open]`, and no form holds them.
+  if (options.links === 'ide') return html`<button data-open="${task.id}">${task.id}</button>`
   return html`<a class="id" href="${fileHref(task.path)}">${task.id}</a>`
 }
 
 function taskTable(tasks: RoadmapTask[], caption: string, options: RoadmapViewOptions): Html {
   const rows = tasks.map(
     (task) =>
-      html`<tr data-task="${task.id}"><td>${taskId(task, options)}</td><td class="title">${clip(task.title, TITLE_SHOWN) || '(no title)'}</td><td><span class="status ${statusClass(task.status)}">${task.status || 'none'}</span></td><td>${task.priority}</td><td>${task.module}</td><td>${task.owner}</td><td>${task.status !== 'done' && task.waiting_on.length > 0 ? html`<span class="waiting">${task.waiting_on.join(', ')}</span>` : ''}</td></tr>`,
+      html`<tr data-task="${task.id}"><td>${taskId(task, options)}</td><td class="title">${clip(task.title, TITLE_SHOWN) || '(no title)'}</td><td class="${statusClass(task.status)}">${task.status || 'none'}</td><td>${task.priority}</td><td>${task.module}</td><td>${task.owner}</td><td>${task.waiting_on.length > 0 ? html`<span class="waiting">${task.waiting_on.join(', ')}</span>` : ''}</td></tr>`,
   )
   return html`<div class="table-scroll"><table class="roadmap-tasks"><caption class="visually-hidden">${caption}</caption>
 <thead><tr><th scope="col">Task</th><th scope="col">Title</th><th scope="col">Status</th><th scope="col">Priority</th><th scope="col">Module</th><th scope="col">Owner</th><th scope="col">Waits on</th></tr></thead>
 <tbody>${rows}</tbody></table></div>`
+}
+
+/**
+ * Done tasks as a line of ids, not table rows: in a long-lived project they are most of the
+ * tasks, and the page must stay small (a page over 500 KB is a bug); each id still opens
+ * its task (or file), and the graph still draws them.
+ */
+function doneLine(tasks: RoadmapTask[], options: RoadmapViewOptions): Html | '' {
+  if (tasks.length === 0) return ''
+  return html`<p class="done-line"><span class="status s-done">done</span> ${tasks.length}: ${tasks.map((task, index) => html`${index ? ' ' : ''}${taskId(task, options)}`)}</p>`
+}
+
+/** A group's open tasks as a table, its done ones as a line. */
+function groupTasks(tasks: RoadmapTask[], caption: string, options: RoadmapViewOptions): Html {
+  const open = tasks.filter((task) => task.status !== 'done')
+  return html`${open.length > 0 ? taskTable(open, caption, options) : html`<p class="hint">No open task.</p>`}${doneLine(tasks.filter((task) => task.status === 'done'), options)}`
 }
 
 /** Tasks in board order: by status (draft … done, then any other word), then id as the state lists them. */
@@ -85,7 +102,7 @@ export function renderRoadmapView(state: RoadmapState, options: RoadmapViewOptio
     return html`<section class="initiative" id="initiative-${index}" aria-labelledby="${heading}">
 <h2 id="${heading}"><span class="id">#${initiative.id}</span> ${clip(initiative.title, TITLE_SHOWN) || '(no title)'} <span class="status ${statusClass(initiative.status)}">${initiative.status || 'no status'}</span></h2>
 <p class="meta">${progressOf(initiative.done, initiative.total, `#${initiative.id}`, `progress-${index}`)}${initiative.owner ? html` · owner ${initiative.owner}` : ''}${initiative.modules.length ? html` · modules ${initiative.modules.join(', ')}` : ''}${initiative.total - tasks.length > 0 ? html` · ${initiative.total - tasks.length} archived` : ''}</p>
-${tasks.length > 0 ? taskTable(tasks, `Tasks of #${initiative.id}`, options) : html`<p class="hint">No active task.</p>`}
+${tasks.length > 0 ? groupTasks(tasks, `Tasks of #${initiative.id}`, options) : html`<p class="hint">No active task.</p>`}
 ${graph ?? ''}
 </section>`
   })
@@ -95,7 +112,7 @@ ${graph ?? ''}
     loose.length > 0
       ? html`<section class="initiative loose" aria-labelledby="initiative-none-title">
 <h2 id="initiative-none-title">Without an initiative <span class="count">${loose.length}</span></h2>
-${taskTable(loose, 'Tasks without an initiative', options)}
+${groupTasks(loose, 'Tasks without an initiative', options)}
 ${looseGraph ?? ''}
 </section>`
       : ''

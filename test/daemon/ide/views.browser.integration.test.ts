@@ -124,9 +124,9 @@ describe('the Roadmap view', () => {
     expect(moved.code, moved.stderr).toBe(0)
     const launch = roadmap.locator('section.initiative', {hasText: '#launch'})
     await expect.poll(() => launch.locator('.meta').innerText(), {timeout: 10_000}).toContain('1 of 3 done (33%)')
-    expect(await launch.locator('tr[data-task="API1"] .status').innerText()).toBe('done')
-    // Done last: the rows follow the board's order of statuses.
-    expect(await rows(roadmap, '#initiative-1')).toEqual(['API2', 'API3', 'API1'])
+    // Done tasks leave the table for the line of done ids.
+    expect(await rows(roadmap, '#initiative-1')).toEqual(['API2', 'API3'])
+    expect(await launch.locator('.done-line').innerText()).toBe('done 1: API1')
   })
 
   it('writes the same view to .mesh/architect/roadmap.html, which opens from disk with no script and no network', async () => {
@@ -189,6 +189,7 @@ describe('the Project view', () => {
     await project.waitForSelector('#validation-summary')
     expect(await project.locator('#validation-summary').innerText()).toMatch(/^Not valid: [1-9]\d* errors?/)
     const link = project.locator('#findings a', {hasText: '.mesh/docs/architecture/notes.md:1'}).first()
+    expect(await project.locator('#validation-body').innerText()).not.toContain('null')
     expect(await link.getAttribute('href')).toBe('/ide/file?path=.mesh%2Fdocs%2Farchitecture%2Fnotes.md#L1')
     const logged = await debugTail('ux.validation')
     expect(logged.at(-1)).toMatchObject({tag: 'ux.validation', src: 'Architect IDE'})

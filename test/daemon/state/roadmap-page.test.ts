@@ -49,9 +49,10 @@ describe('the roadmap view', () => {
     expect(view).toContain('<progress id="progress-0" max="3" value="1"')
     expect(view).toContain('1 of 3 done (33%)')
     const rows = [...view.matchAll(/<tr data-task="([^"]+)"/g)].map((match) => match[1])
-    // The initiative's tasks by status (next, blocked, done), then those without one; archived ones are not listed.
-    expect(rows).toEqual(['A2', 'A3', 'A1', 'A4'])
-    expect(view).toContain('<button type="button" class="link id" data-open="A2">A2</button>')
+    // The initiative's open tasks by status (next, blocked), then those without one; done ones on a line, archived ones not at all.
+    expect(rows).toEqual(['A2', 'A3', 'A4'])
+    expect(view).toContain('<p class="done-line"><span class="status s-done">done</span> 1: <button data-open="A1">A1</button></p>')
+    expect(view).toContain('<button data-open="A2">A2</button>')
     // Three nodes of the initiative and the dependency outside it (dashed), three arrows.
     expect(view.match(/<g class="node /g)).toHaveLength(4)
     expect(view).toContain('class="node s-other external"')
@@ -65,6 +66,36 @@ describe('the roadmap view', () => {
     expect(view).not.toContain('<img')
     expect(view).not.toContain('\u202E')
     expect(view).toContain('&lt;img src=x onerror=alert(2)&gt;')
+  })
+})
+
+describe('the roadmap at 1,000 tasks', () => {
+  it('stays well under 500 KB, graphs included', () => {
+    const modules = ['api', 'web', 'cli', 'db', 'ops', 'docs']
+    const statuses = ['backlog', 'next', 'active', 'blocked', 'done', 'draft']
+    const tasks = Array.from({length: 1000}, (_, index) =>
+      task(`T${index}`, {
+        title: `Task number ${index}: a title of an ordinary length for a card`,
+        module: modules[index % 6],
+        status: statuses[index % 6],
+        initiative: index % 10 === 9 ? null : `init-${index % 9}`,
+        depends_on: index >= 9 && index % 3 === 0 ? [`T${index - 9}`] : [],
+        waiting_on: [],
+      }),
+    )
+    const big: RoadmapState = {
+      ...state('plain'),
+      initiatives: Array.from({length: 9}, (_, index) => ({id: `init-${index}`, title: `Initiative ${index}`, status: 'active', owner: 'architect', modules: [], progress: {done: 10, total: 111}})),
+      tasks,
+    }
+    const view = renderRoadmapView(big, {links: 'ide'}).value
+    const page = renderRoadmapPage(big)
+    expect(view.match(/<tr data-task=/g)).toHaveLength(1000 - 166)
+    expect(view.match(/data-open=/g)).toHaveLength(1000)
+    expect(view.match(/<g class="node /g)!.length).toBeGreaterThan(300)
+    expect(Buffer.byteLength(view)).toBeLessThan(350 * 1024)
+    expect(Buffer.byteLength(page)).toBeLessThan(350 * 1024)
+    console.log(`roadmap view at 1,000 tasks: ${Math.round(Buffer.byteLength(view) / 1024)} KB, roadmap.html ${Math.round(Buffer.byteLength(page) / 1024)} KB`)
   })
 })
 

@@ -30,7 +30,7 @@
       const line = `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}, ${infos} note${infos === 1 ? '' : 's'} in ${files} files`
       await call('POST', '/debug/log', {lvl: errors ? 'warn' : 'info', tag: 'ux.validation', msg: `mesh validate run from the IDE: ${line}`, data: report.summary}).catch(() => {})
       body.replaceChildren(
-        el('p', {class: report.ok ? 'ok-line' : 'problem-line', id: 'validation-summary'}, `${report.ok ? 'Valid' : 'Not valid'}: ${line}.`),
+        ...[el('p', {class: report.ok ? 'ok-line' : 'problem-line', id: 'validation-summary'}, `${report.ok ? 'Valid' : 'Not valid'}: ${line}.`),
         report.findings.length === 0
           ? el('p', {}, 'No finding.')
           : el('div', {class: 'table-scroll'}, el('table', {class: 'log', id: 'findings'}, el('caption', {class: 'visually-hidden'}, 'Findings of mesh validate'),
@@ -39,6 +39,7 @@
                 el('td', {}, el('span', {class: `badge sev-${finding.severity}`}, finding.severity)), el('td', {}, fileLink(finding)), el('td', {}, el('code', {}, finding.rule)), el('td', {class: 'message'}, finding.message),
               ))))),
         report.findings.length > FINDINGS_SHOWN ? el('p', {class: 'hint'}, `${report.findings.length - FINDINGS_SHOWN} more: run mesh validate in the project for all.`) : null,
+        ].filter(Boolean),
       )
       announce(`mesh validate: ${line}`)
     } catch (error) {
