@@ -255,11 +255,12 @@ describe('the Project view', () => {
     await project.waitForSelector(`#timeline-day option[value="${TODAY}"]`, {state: 'attached'})
     await project.selectOption('#timeline-day', TODAY)
     await expect.poll(() => project.evaluate(`[...document.querySelectorAll('#timeline-log tbody tr')].map((row) => row.dataset.type)`)).toEqual(['chat.assistant.final', 'chat.user'])
-    expect(await project.locator('#timeline-summary').innerText()).toContain('1 output lines left out')
+    expect(await project.locator('#timeline-summary').innerText()).toContain('1 output line left out')
     expect(await project.locator('#timeline-log tr[data-type="chat.assistant.final"] .message').innerText()).toBe(HOSTILE.replace(BIDI, ''))
     await project.fill('#timeline-filter', 'login')
     expect(await project.locator('#timeline-log tbody tr').count()).toBe(1)
     await project.fill('#timeline-filter', '')
+    expect(await project.locator('#timeline-summary').innerText()).toContain('1 output line left out')
     expect(await project.evaluate(INERT)).toEqual(CLEAN)
   })
 

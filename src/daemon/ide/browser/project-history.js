@@ -87,9 +87,11 @@
   const timelineRows = $('timeline-log').tBodies[0]
   let day = null
   let events = []
+  let dayNote = ''
   const today = () => new Date().toISOString().slice(0, 10)
 
-  function renderTimeline(note) {
+  function renderTimeline(note = dayNote) {
+    dayNote = note
     const words = filter.value.trim().toLowerCase().split(/\s+/).filter(Boolean)
     const matching = events.filter((event) => words.every((word) => `${event.type} ${event.author} ${event.text}`.toLowerCase().includes(word)))
     timelineRows.replaceChildren(
@@ -104,13 +106,13 @@
   async function readDay() {
     if (!day) {
       events = []
-      renderTimeline()
+      renderTimeline('')
       return
     }
     try {
       const answer = await call('GET', `/timeline/${encodeURIComponent(day)}`)
       events = answer.events
-      const notes = [answer.truncated ? 'only its last 1,000 events' : '', answer.deltas ? `${answer.deltas} output lines left out (each turn's final holds its text)` : ''].filter(Boolean)
+      const notes = [answer.truncated ? 'only its last 1,000 events' : '', answer.deltas ? `${answer.deltas} output line${answer.deltas === 1 ? '' : 's'} left out (each turn's final holds its text)` : ''].filter(Boolean)
       renderTimeline(notes.join(' · '))
     } catch (error) {
       events = []
