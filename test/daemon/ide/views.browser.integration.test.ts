@@ -275,6 +275,15 @@ describe('the Project view', () => {
     expect(browser.console.filter((line) => line.startsWith('pageerror'))).toEqual([])
   })
 
+  it('answers a browser without a session with the page saying to run mesh open', async () => {
+    for (const path of ['/ide/roadmap', '/ide/project', '/ide/file?path=mesh.json']) {
+      const answer = await harness.call('GET', path, {headers: {accept: 'text/html'}})
+      expect(answer.status, path).toBe(401)
+      expect(String(answer.body), path).toContain('mesh open')
+    }
+    expect((await harness.call('GET', '/ide/roadmap/fragment')).status).toBe(401)
+  })
+
   it('refuses to show secrets or files outside the project', async () => {
     for (const path of ['.mesh/credentials/team-tokens.yaml', '../../etc/passwd', '.mesh/.runtime/daemon.json']) {
       const response = await project.goto(`${origin}/ide/file?path=${encodeURIComponent(path)}`)
