@@ -41,7 +41,6 @@ export function pageRoutes(context: DaemonContext, assets: StaticAssets): Route[
     return answer(notice, 401, {...PAGE_HEADERS})
   }
   const board = page((session) => renderBoardPage(context, assets, session.csrf))
-  const fragment = (body: string) => answer(body, 200, {...PAGE_HEADERS})
   return [
     {
       method: 'GET',
@@ -66,7 +65,7 @@ export function pageRoutes(context: DaemonContext, assets: StaticAssets): Route[
       method: 'GET',
       path: '/ide/roadmap/fragment',
       auth: 'portal',
-      handle: async () => fragment((await renderRoadmapFragment(context)).value),
+      handle: async () => answer((await renderRoadmapFragment(context)).value, 200, {...PAGE_HEADERS}),
     },
   ]
 }

@@ -1,7 +1,7 @@
 /**
  * `GET /snapshots?path=…` (the snapshots of one file), `GET /snapshots/files`
  * (the files that have some) and
- * `POST /snapshots/restore` (bring one back), both behind the portal token:
+ * `POST /snapshots/restore` (bring one back), all behind the portal token:
  * snapshots may hold any file the daemon rewrote. docs/daemon-api.md, Snapshots.
  */
 import {invalid} from '../../lib/errors.js'

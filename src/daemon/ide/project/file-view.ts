@@ -36,7 +36,9 @@ async function readShown(context: DaemonContext, input: string): Promise<Shown> 
   } catch (error) {
     return {path, problem: isMeshError(error) ? error.message : 'not a project file'}
   }
-  if (HIDDEN.has(meshRelative.split('/')[0])) return {path, problem: `files under .mesh/${meshRelative.split('/')[0]}/ are not shown here`}
+  const top = meshRelative.split('/')[0]
+  // Compared without case: on a case-insensitive disk (macOS) `.mesh/Credentials/` is the same folder.
+  if (HIDDEN.has(top.toLowerCase())) return {path, problem: `files under .mesh/${top}/ are not shown here`}
   let text: string | null
   try {
     text = await readContainedText(context.meshPath(), meshRelative)
