@@ -28,24 +28,24 @@ const section = (id: string, title: string, body: Html, actions: Html | '' = '')
 ${body}
 </section>`
 
-const refresh = (what: string) => html`<button type="button" class="quiet" data-refresh="${what}">Refresh</button>`
+const refresh = (what: string, label: string) => html`<button type="button" class="quiet" data-refresh="${what}" aria-label="Refresh ${label}">Refresh</button>`
 
 const MAIN = html`<h1>Project</h1>
 <nav class="jump" aria-label="Sections"><ul>
 <li><a href="#health">Health</a></li><li><a href="#versions">Versions</a></li><li><a href="#validation">Validation</a></li><li><a href="#links">Links</a></li><li><a href="#storage">Storage</a></li><li><a href="#snapshots">Snapshots</a></li><li><a href="#debug">Debug stream</a></li><li><a href="#timeline">Timeline</a></li>
 </ul></nav>
 <div class="panels">
-${section('health', 'Health and warnings', html`<div id="health-body" aria-live="polite"><p class="hint">Reading <code>/health</code>…</p></div>`, refresh('health'))}
+${section('health', 'Health and warnings', html`<div id="health-body" aria-live="polite"><p class="hint">Reading <code>/health</code>…</p></div>`, refresh('health', 'health and warnings'))}
 ${section('versions', 'Versions', html`<div id="versions-body"><p class="hint">Reading…</p></div>`)}
 ${section('validation', 'Validation', html`<p class="hint">Runs <code>mesh validate</code> on the project (said in the debug stream under <code>ux.validation</code>); each finding links to its file and line.</p>
 <p><button type="button" id="validate">Run mesh validate</button></p>
 <div id="validation-body" aria-live="polite"></div>`)}
-${section('links', 'Links', html`<p class="hint">The deployment links registry, <code>.mesh/public/links.yaml</code>: where each module runs, deploys and which version it is at. Edit writes through the daemon (comments kept, the previous file snapshotted).</p><div id="links-body"><p class="hint">Reading…</p></div>`, refresh('links'))}
-${section('storage', 'Storage', html`<div id="storage-body"><p class="hint">Reading…</p></div>`, refresh('storage'))}
+${section('links', 'Links', html`<p class="hint">The deployment links registry, <code>.mesh/public/links.yaml</code>: where each module runs, deploys and which version it is at. Edit writes through the daemon (comments kept, the previous file snapshotted).</p><div id="links-body"><p class="hint">Reading…</p></div>`, refresh('links', 'the links'))}
+${section('storage', 'Storage', html`<div id="storage-body"><p class="hint">Reading…</p></div>`, refresh('storage', 'storage'))}
 ${section('snapshots', 'Snapshots', html`<p class="hint">The copies the daemon keeps before it rewrites a file. Restoring one keeps the bytes it replaces as a new snapshot: Undo brings them back.</p>
 <form class="toolbar" id="snapshot-form"><label>File <select id="snapshot-file"><option value="">Reading…</option></select></label></form>
 <div id="snapshot-notice" class="notice-region" role="status" data-kind="info"></div>
-<div id="snapshots-body"></div>`, refresh('snapshots'))}
+<div id="snapshots-body"></div>`, refresh('snapshots', 'the snapshots'))}
 ${section('debug', 'Debug stream', html`<form class="toolbar" id="debug-filters" role="search" aria-label="Filter the debug stream">
 <label>Level at least <select id="debug-level">${DEBUG_LEVELS.map((level) => html`<option value="${level}"${level === 'info' ? html` selected` : ''}>${level}</option>`)}</select></label>
 <label class="grow">Tags <input type="search" id="debug-tags" placeholder="ux, state, git.pull" autocomplete="off" aria-describedby="debug-tags-hint"></label>
