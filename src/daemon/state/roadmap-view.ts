@@ -106,7 +106,9 @@ ${tasks.length > 0 ? groupTasks(tasks, `Tasks of #${initiative.id}`, options) : 
 ${graph ?? ''}
 </section>`
   })
-  const loose = byStatus(active.filter((task) => task.initiative === null || !initiatives.some((initiative) => initiative.id === task.initiative)))
+  const known = new Set(initiatives.map((initiative) => initiative.id))
+  // Tasks no initiative claims: none named, or one no file defines.
+  const loose = byStatus(active.filter((task) => task.initiative === null || !known.has(task.initiative)))
   const looseGraph = renderDependencyGraph(loose, graphAll, 'the tasks without an initiative', 'none')
   const looseSection =
     loose.length > 0
