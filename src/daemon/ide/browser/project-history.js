@@ -33,38 +33,58 @@
       el('td', {class: 'message'}, clip(String(event.msg ?? ''), MESSAGE_SHOWN)),
     )
 
+  /** One read of the stream: the whole window after a (re)start, else what came after `cursor`. */
+  async function readTail() {
+    const mine = generation
+    const query = new URLSearchParams({last: '1800', level: level.value})
+    const wanted = tags.value.split(',').map((tag) => tag.trim()).filter(Boolean).join(',')
+    if (wanted) query.set('tag', wanted)
+    if (cursor !== null) query.set('cursor', String(cursor))
+    let answer
+    try {
+      answer = await call('GET', `/debug/tail?${query}`)
+    } catch (error) {
+      if (mine === generation) $('debug-summary').textContent = `The debug stream could not be read: ${error.message} (${error.code})`
+      return error.code !== 'session_expired'
+    }
+    // The filters changed meanwhile: this answer is for the old ones.
+    if (mine !== generation) return true
+    if (cursor !== null && answer.cursor < cursor) {
+      // The daemon restarted: its cursor counts from zero again.
+      restart()
+      return true
+    }
+    if (cursor === null) {
+      debugRows.replaceChildren()
+      shown = 0
+    }
+    cursor = answer.cursor
+    for (const event of answer.events) debugRows.prepend(debugRow(event))
+    shown += answer.events.length
+    while (debugRows.rows.length > KEPT) debugRows.lastElementChild.remove()
+    $('debug-summary').textContent = `${Math.min(shown, KEPT)} event${shown === 1 ? '' : 's'} shown${shown > KEPT ? ` (the latest ${KEPT})` : ''} · level ${level.value} or above${wanted ? ` · tags ${wanted}` : ''}`
+    return true
+  }
+
+  // One read at a time: a call while one runs asks for another right after it (no event is shown twice).
+  let tailReading = false
+  let tailAgain = false
   async function follow() {
     clearTimeout(timer)
-    const mine = generation
-    if (!pause.checked && document.visibilityState !== 'hidden') {
-      const query = new URLSearchParams({last: '1800', level: level.value})
-      const wanted = tags.value.split(',').map((tag) => tag.trim()).filter(Boolean).join(',')
-      if (wanted) query.set('tag', wanted)
-      if (cursor !== null) query.set('cursor', String(cursor))
-      try {
-        const answer = await call('GET', `/debug/tail?${query}`)
-        if (mine !== generation) return
-        if (cursor !== null && answer.cursor < cursor) {
-          // The daemon restarted: its cursor counts from zero again.
-          cursor = null
-          return follow()
-        }
-        if (cursor === null) {
-          debugRows.replaceChildren()
-          shown = 0
-        }
-        cursor = answer.cursor
-        for (const event of answer.events) debugRows.prepend(debugRow(event))
-        shown += answer.events.length
-        while (debugRows.rows.length > KEPT) debugRows.lastElementChild.remove()
-        $('debug-summary').textContent = `${Math.min(shown, KEPT)} event${shown === 1 ? '' : 's'} shown${shown > KEPT ? ` (the latest ${KEPT})` : ''} · level ${level.value} or above${wanted ? ` · tags ${wanted}` : ''}`
-      } catch (error) {
-        if (mine !== generation) return
-        $('debug-summary').textContent = `The debug stream could not be read: ${error.message} (${error.code})`
-        if (error.code === 'session_expired') return
-      }
+    if (tailReading) {
+      tailAgain = true
+      return
     }
-    if (mine === generation) timer = setTimeout(follow, 1000)
+    let going = true
+    if (!pause.checked && document.visibilityState !== 'hidden') {
+      tailReading = true
+      going = await readTail()
+      tailReading = false
+    }
+    if (tailAgain) {
+      tailAgain = false
+      follow()
+    } else if (going) timer = setTimeout(follow, 1000)
   }
   function restart() {
     generation++
