@@ -111,6 +111,17 @@ describe('the Roadmap view', () => {
     await browser.screenshot(roadmap, 'ide-roadmap-light')
   })
 
+  it('filters by text: matching rows, or a whole initiative whose heading matches', async () => {
+    const visible = () => roadmap.evaluate(`[...document.querySelectorAll('#roadmap tr[data-task]')].filter((row) => row.checkVisibility()).map((row) => row.dataset.task)`)
+    await roadmap.fill('#roadmap-filter', 'login')
+    expect(await visible()).toEqual(['API2', 'API3'])
+    expect(await roadmap.locator('#roadmap-shown').innerText()).toBe('2 of 5 tasks match')
+    await roadmap.fill('#roadmap-filter', '#evil')
+    expect(await visible()).toEqual(['API5'])
+    await roadmap.fill('#roadmap-filter', '')
+    expect(await visible()).toHaveLength(5)
+  })
+
   it('opens a task from its id, and gives focus back when it closes', async () => {
     await roadmap.click('section.initiative tr[data-task="API2"] [data-open]')
     await roadmap.waitForSelector('#task-dialog .fields')

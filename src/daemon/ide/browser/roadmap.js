@@ -6,6 +6,29 @@
 ;(() => {
   const {csrf, events, notify, announce} = globalThis.meshIde
   const view = document.getElementById('roadmap')
+  const filter = document.getElementById('roadmap-filter')
+
+  // The text filter: every word must appear in a task's row (or an initiative's heading, which keeps its whole section).
+  function applyFilter() {
+    const words = filter.value.trim().toLowerCase().split(/\s+/).filter(Boolean)
+    const hit = (text) => words.every((word) => text.toLowerCase().includes(word))
+    let shown = 0
+    let all = 0
+    for (const section of view.querySelectorAll('section.initiative')) {
+      const whole = words.length === 0 || hit(section.querySelector('h2').textContent)
+      let any = false
+      for (const item of section.querySelectorAll('tr[data-task], .done-line [data-open]')) {
+        const visible = whole || hit(item.textContent)
+        item.hidden = !visible
+        all++
+        if (visible) (shown++, (any = true))
+      }
+      section.hidden = !whole && !any
+    }
+    document.getElementById('roadmap-shown').textContent = words.length ? `${shown} of ${all} tasks match` : ''
+  }
+  filter.addEventListener('input', applyFilter)
+  document.getElementById('roadmap-filters').addEventListener('submit', (event) => event.preventDefault())
 
   let reading = null
   let again = false
@@ -22,6 +45,7 @@
         const focused = document.activeElement?.dataset?.open
         // The daemon's own rendering, every value escaped there (src/daemon/state/roadmap-view.ts).
         view.innerHTML = markup
+        applyFilter()
         if (focused) view.querySelector(`[data-open="${CSS.escape(focused)}"]`)?.focus({preventScroll: true})
         notify(null)
         announce('The roadmap was updated')

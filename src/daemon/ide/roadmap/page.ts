@@ -45,7 +45,11 @@ export async function renderRoadmapPage(context: DaemonContext, assets: StaticAs
     stylesheets: ['roadmap.css'],
     main: html`<h1>Roadmap</h1>
 <p class="hint">From <code>.mesh/roadmap/state.json</code>, which the daemon rewrites after every change of a task or an initiative; the same view is written to <code>.mesh/architect/roadmap.html</code> for reading without the daemon. Open a task with its id.</p>
-<div id="roadmap" aria-live="off">${await renderRoadmapFragment(context)}</div>`,
+<form class="toolbar" id="roadmap-filters" role="search" aria-label="Filter the roadmap">
+<label class="grow">Text <input type="search" id="roadmap-filter" placeholder="id, title, status, module, owner, #initiative…" autocomplete="off" aria-describedby="roadmap-shown"></label>
+</form>
+<p class="summary" id="roadmap-shown" aria-live="polite"></p>
+<div id="roadmap">${await renderRoadmapFragment(context)}</div>`,
     after: TASK_DIALOG,
     scripts: ['task-dialog.js', 'roadmap.js'],
   })
