@@ -11,19 +11,19 @@ import {html, type Html} from '../../../http/html.js'
 import type {StaticAssets} from '../../../http/static-assets.js'
 import {readContainedText} from '../../../lib/contained-files.js'
 import {computeRoadmap, type RoadmapState} from '../../../standard/roadmap/index.js'
-import {ROADMAP_STATE_JSON} from '../../../standard/roadmap/constants.js'
+import {ROADMAP_FORMAT, ROADMAP_STATE_JSON} from '../../../standard/roadmap/constants.js'
 import type {DaemonContext} from '../../context.js'
 import {renderRoadmapView} from '../../state/roadmap-view.js'
 import {renderIdePage} from '../frame.js'
 import {TASK_DIALOG} from '../task-dialog.js'
 
-/** The state the daemon last wrote; computed afresh when the file is missing or unreadable (a daemon that just started). */
+/** The state the daemon last wrote; computed afresh when the file is missing, unreadable or of another format (a daemon that just started, a hand edit). */
 async function roadmapState(context: DaemonContext): Promise<RoadmapState> {
   const text = await readContainedText(context.meshPath(), ROADMAP_STATE_JSON).catch(() => null)
   if (text) {
     try {
       const state = JSON.parse(text) as RoadmapState
-      if (Array.isArray(state.tasks) && Array.isArray(state.initiatives) && state.totals) return state
+      if (state?.format === ROADMAP_FORMAT && Array.isArray(state.tasks) && Array.isArray(state.initiatives) && Array.isArray(state.problems) && state.totals) return state
     } catch {
       // Torn or hand-edited: the next rebuild writes it right; meanwhile the files are read.
     }
