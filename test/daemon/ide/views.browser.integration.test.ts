@@ -134,7 +134,7 @@ describe('the Roadmap view', () => {
     const moved = await runCli(['task', 'move', 'API1', 'done', '--dir', harness.repo.root])
     expect(moved.code, moved.stderr).toBe(0)
     const launch = roadmap.locator('section.initiative', {hasText: '#launch'})
-    await expect.poll(() => launch.locator('.meta').innerText(), {timeout: 10_000}).toContain('1 of 3 done (33%)')
+    await expect.poll(() => launch.locator('.meta').innerText(), {timeout: 20_000}).toContain('1 of 3 done (33%)')
     // Done tasks leave the table for the line of done ids.
     expect(await rows(roadmap, '#initiative-1')).toEqual(['API2', 'API3'])
     expect(await launch.locator('.done-line').innerText()).toBe('done 1: API1')
@@ -142,7 +142,7 @@ describe('the Roadmap view', () => {
 
   it('writes the same view to .mesh/architect/roadmap.html, which opens from disk with no script and no network', async () => {
     const file = join(harness.repo.root, '.mesh', 'architect', 'roadmap.html')
-    await expect.poll(() => readFileSync(file, 'utf8'), {timeout: 10_000}).toContain('1 of 3 done (33%)')
+    await expect.poll(() => readFileSync(file, 'utf8'), {timeout: 20_000}).toContain('1 of 3 done (33%)')
     const page = await browser.newPage()
     const requests: string[] = []
     page.on('request', (request) => void requests.push(request.url()))
