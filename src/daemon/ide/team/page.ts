@@ -74,7 +74,7 @@ export function renderTeamPage(context: DaemonContext, assets: StaticAssets, csr
     view: 'team',
     csrf,
     main: MAIN,
-    styles: ['team.css'],
+    stylesheets: ['team.css'],
     scripts: ['team-stream.js', 'team-queue.js', 'team.js'],
   })
 }
