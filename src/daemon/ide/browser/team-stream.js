@@ -9,8 +9,9 @@
 ;(() => {
   const {el} = globalThis.meshIde
 
-  /** A thread entry `{type, ts, ...fields}` or an event `{type, ts, data}`, as one shape. */
-  const flat = (item) => (item.data && typeof item.data === 'object' && !Array.isArray(item.data) ? {type: item.type, ts: item.ts, ...item.data} : item)
+  /** A thread entry `{type, ts, author, text, ...fields}` or an event envelope (exactly `{type, ts, data}`), as one shape. */
+  const isEnvelope = (item) => Object.keys(item).length === 3 && item.data !== null && typeof item.data === 'object' && !Array.isArray(item.data)
+  const flat = (item) => (isEnvelope(item) ? {type: item.type, ts: item.ts, ...item.data} : item)
 
   /** How many conversations' early turn entries are kept, and how many entries each. */
   const ORPHAN_CONVS = 16
@@ -285,5 +286,5 @@
     return {reset, apply, replay, briefConvs, running, shown: () => shown}
   }
 
-  globalThis.meshTeamStream = Object.freeze({createStream, finalLine, flat})
+  globalThis.meshTeamStream = Object.freeze({createStream})
 })()
