@@ -68,13 +68,13 @@ export function metricsRoute(registry: Registry, token?: string): Middleware {
   const expected = token ? digest(token) : null
   return async (ctx, next) => {
     if (ctx.path !== METRICS_PATH || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next()
+    nameRoute(ctx, METRICS_PATH)
     if (expected) {
       const given = bearerToken(ctx.get('authorization') || undefined)
       if (!given) throw unauthorized('metrics_token_required', 'Send Authorization: Bearer <metrics token> (--metrics-token)')
       // Compared as digests: equal lengths, constant time.
       if (!timingSafeEqual(digest(given), expected)) throw unauthorized('invalid_metrics_token', "The bearer token is not this server's metrics token")
     }
-    nameRoute(ctx, METRICS_PATH)
     ctx.type = registry.contentType
     ctx.body = await registry.metrics()
   }
