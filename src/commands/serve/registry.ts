@@ -75,11 +75,13 @@ Storage is SQLite in <data>/mesh.db unless --database-url names a PostgreSQL dat
           const services = metrics && !ownMetricsPort ? [metrics.service, ...server.services] : server.services
           hosted = await serve({services, logger, port, host: flags.host, proxy: flags.proxy, httpMetrics: metrics?.http})
           if (metrics && ownMetricsPort) {
-            metricsHost = await serve({services: [metrics.service], logger, port: flags['metrics-port'], host: flags.host}).catch(async (error: unknown) => {
+            const metricsPort = flags['metrics-port']!
+            metricsHost = await serve({services: [metrics.service], logger, port: metricsPort, host: flags.host}).catch(async (error: unknown) => {
               await hosted!.stop()
-              throw error
+              // The same words as a taken --port, naming this flag.
+              const {listenFailure} = await import('../../cli/serve-failure.js')
+              throw listenFailure(error, {service: 'registry', host: flags.host, port: metricsPort, portFlag: '--metrics-port'}) ?? error
             })
-            logger.info('metrics listening', {url: `${metricsHost.url}/metrics`})
           }
         } catch (error) {
           await server.close()
@@ -89,6 +91,7 @@ Storage is SQLite in <data>/mesh.db unless --database-url names a PostgreSQL dat
           url: hosted.url,
           port: hosted.port,
           publicUrl: server.registry.context.publicUrl,
+          metricsUrl: metrics ? `${(metricsHost ?? hosted).url}/metrics` : undefined,
           async stop() {
             await metricsHost?.stop()
             await hosted.stop()
