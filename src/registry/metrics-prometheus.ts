@@ -12,7 +12,7 @@ import {Counter, Gauge, type Registry} from '../http/prometheus.js'
 import type {PgPool} from '../store/postgres.js'
 import {ONLINE_WINDOW_MS} from './constants.js'
 import type {RegistryMetrics} from './metrics.js'
-import type {RegistryStore} from './store/store.js'
+import type {AgentCounts, RegistryStore} from './store/store.js'
 
 export interface RegistryMetricsSources {
   store: Pick<RegistryStore, 'countAgents'>
@@ -30,18 +30,26 @@ export function registerRegistryMetrics(registry: Registry, sources: RegistryMet
   const registers = [registry]
   const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) => new Counter<L>({name, help, labelNames, registers})
 
-  // Read from the store on scrape: two counts in one query, nothing kept in step by the hot path.
+  // Read from the store on scrape: both counts in one query, shared by the two gauges (prom-client collects
+  // every metric of a scrape at once), nothing kept in step by the hot path.
+  let counting: Promise<AgentCounts> | undefined
+  const agentCounts = () => (counting ??= sources.store.countAgents(sources.clock() - ONLINE_WINDOW_MS).finally(() => (counting = undefined)))
   new Gauge({
     name: 'mesh_agents_registered',
     help: 'Agents registered on this registry (the whole database, every node)',
     registers,
     async collect() {
-      const counts = await sources.store.countAgents(sources.clock() - ONLINE_WINDOW_MS)
-      this.set(counts.registered)
-      online.set(counts.online)
+      this.set((await agentCounts()).registered)
     },
   })
-  const online = new Gauge({name: 'mesh_agents_online', help: 'Agents seen in the last 5 minutes (the whole database, every node)', registers})
+  new Gauge({
+    name: 'mesh_agents_online',
+    help: 'Agents seen in the last 5 minutes (the whole database, every node)',
+    registers,
+    async collect() {
+      this.set((await agentCounts()).online)
+    },
+  })
 
   const heartbeats = counter('mesh_registry_heartbeats_total', 'Token calls accepted (heartbeats) on this node')
   const registrations = counter('mesh_registry_registrations_total', 'Registrations accepted (new agents and key rotations) on this node')
@@ -57,7 +65,7 @@ export function registerRegistryMetrics(registry: Registry, sources: RegistryMet
   const framesOut = counter('mesh_relay_frames_out_total', 'Frames written to relay member sockets on this node')
   const fanout = counter('mesh_relay_fanout_deliveries_total', 'Copies of broadcast frames (messages, presence) handed to local member sockets')
   const slowConsumers = counter('mesh_relay_slow_consumer_closes_total', 'Member sockets closed because they did not read fast enough')
-  // Each gauge reads its own source on scrape (prom-client collects them one after the other, in this order).
+  // Each gauge reads its own source on scrape.
   const gauge = (name: string, help: string, read: () => number) =>
     new Gauge({
       name,
