@@ -23,7 +23,7 @@ export function refusePostgres(databaseUrl: string | undefined, verb: 'backup' |
   throw new MeshError(
     'invalid',
     'postgres_not_supported',
-    `mesh registry ${verb} works on a SQLite data dir; this registry uses PostgreSQL (--database-url / MESH_DATABASE_URL): use pg_dump and pg_restore as docs/operating.md "Backups on PostgreSQL" shows`,
+    `mesh registry ${verb} works on a SQLite data dir; this registry uses PostgreSQL (--database-url / MESH_DATABASE_URL): use pg_dump and pg_restore as docs/operating.md shows (Backups, PostgreSQL)`,
   )
 }
 

@@ -14,7 +14,7 @@ import {createClusterAccess} from '../cluster/access.js'
 import {createRelay} from '../cluster/relay.js'
 import {createPostgresClusterStore} from '../cluster/store/postgres.js'
 import {createSqliteClusterStore} from '../cluster/store/sqlite.js'
-import type {RelayLimits, RelayService} from '../cluster/types.js'
+import type {RelayLimits} from '../cluster/types.js'
 import type {HttpMetrics} from '../http/metrics.js'
 import type {MeshService} from '../http/service.js'
 import type {Logger} from '../lib/log.js'
@@ -122,14 +122,15 @@ export async function buildRegistryServer(config: RegistryServerConfig): Promise
     // prom-client loads only with --metrics.
     const prometheus = config.metrics ? await import('../http/prometheus.js') : undefined
     const serverMetrics = prometheus?.createServerMetrics()
-    let relayStats: RelayService['stats'] | undefined
+    // Built below, after the context: the gauges read it only at a scrape.
+    let relay: ReturnType<typeof createRelay> | undefined
     const counted = serverMetrics
       ? (await import('./metrics-prometheus.js')).registerRegistryMetrics(serverMetrics.registry, {
           store,
           clock: config.clock ?? Date.now,
           bus,
           pool,
-          relay: config.relay ?? true ? {stats: () => relayStats?.() ?? {sockets: 0, clusters: 0}} : undefined,
+          relay: (config.relay ?? true) ? {stats: () => relay?.stats() ?? {sockets: 0, clusters: 0}} : undefined,
         })
       : undefined
 
@@ -147,7 +148,6 @@ export async function buildRegistryServer(config: RegistryServerConfig): Promise
     })
 
     // The cluster relay shares the database and bus: one registry process serves both (docs/architecture.md, Services are factories).
-    let relay: ReturnType<typeof createRelay> | undefined
     if (config.relay ?? true) {
       const clusterStore = pool ? await createPostgresClusterStore(pool) : createSqliteClusterStore(db!)
       const boards = createBoardsPart({
@@ -168,7 +168,6 @@ export async function buildRegistryServer(config: RegistryServerConfig): Promise
         proxy: config.proxy,
         metrics: counted?.relay,
       })
-      relayStats = relay.stats
     }
 
     const search = createSearchPart(context)
