@@ -19,6 +19,8 @@ export interface StartedServer {
   url: string
   port: number
   publicUrl: string
+  /** Where `GET /metrics` answers (`--metrics`), on the main port or `--metrics-port`. */
+  metricsUrl?: string
   /** Closes sockets (`server_shutdown`), the HTTP server, then database and bus. */
   stop(): Promise<void>
 }
@@ -53,6 +55,8 @@ export interface ListeningEvent {
   data: string
   bus: 'local' | 'nats'
   proxy: boolean
+  /** With `--metrics` only. */
+  metrics_url?: string
 }
 
 const emit = (event: object) => process.stdout.write(JSON.stringify(event) + '\n')
@@ -86,6 +90,7 @@ export async function runServer(options: RunServerOptions): Promise<never> {
         data: dataDir,
         bus: natsUrl ? 'nats' : 'local',
         proxy: flags.proxy,
+        ...(started.metricsUrl ? {metrics_url: started.metricsUrl} : {}),
       }
       if (options.json) {
         emit(listening)
@@ -93,7 +98,8 @@ export async function runServer(options: RunServerOptions): Promise<never> {
       }
       const storage = databaseUrl ? `postgresql at ${hostOf(databaseUrl)}` : `sqlite ${join(dataDir, 'mesh.db')}`
       const bus = natsUrl ? `bus nats (prefix ${flags['nats-prefix']})` : 'bus local'
-      options.log(`mesh ${service} listening on ${started.url} (public ${started.publicUrl}; ${storage}; ${bus}${flags.proxy ? '; behind a proxy' : ''})`)
+      const metrics = started.metricsUrl ? `; metrics at ${started.metricsUrl}` : ''
+      options.log(`mesh ${service} listening on ${started.url} (public ${started.publicUrl}; ${storage}; ${bus}${flags.proxy ? '; behind a proxy' : ''}${metrics})`)
     },
     stopped(signal) {
       if (options.json) emit({event: 'stopped', service, signal})

@@ -40,6 +40,23 @@ export const relayLimitFlags = {
   'ping-interval': Flags.integer({description: 'seconds between keepalive pings; a socket missing a pong is closed', default: DEFAULT_LIMITS.pingIntervalMs / 1000, min: 1}),
 }
 
+/** `--metrics`, `--metrics-port`, `--metrics-token` (docs/operating.md, Metrics). */
+export const metricsFlags = {
+  metrics: Flags.boolean({description: 'serve Prometheus metrics at GET /metrics (off by default)', default: false, env: 'MESH_METRICS'}),
+  'metrics-port': Flags.integer({
+    description: 'serve /metrics on this port of --host instead of the main port (0 picks a free one)',
+    min: 0,
+    max: 65535,
+    env: 'MESH_METRICS_PORT',
+    dependsOn: ['metrics'],
+  }),
+  'metrics-token': Flags.string({
+    description: 'answer /metrics only to Authorization: Bearer <token> (prefer the env variable: a flag shows in ps)',
+    env: 'MESH_METRICS_TOKEN',
+    dependsOn: ['metrics'],
+  }),
+}
+
 /** The parsed values of the shared server flags (oclif infers them from the definitions above). */
 export type ServerFlagValues = Interfaces.InferredFlags<typeof serverFlags>
 

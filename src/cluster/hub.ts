@@ -25,6 +25,7 @@ import type {PresenceEntry, ClusterStore} from './store/store.js'
 import type {BoardsPart, RelayLimits} from './types.js'
 import {Wall} from './wall.js'
 import {errorFrame, type ClosedReason} from './ws/frames.js'
+import type {RelayMetrics} from './metrics.js'
 import {Member, type MemberIdentity} from './ws/member.js'
 import {Outbox} from './ws/wire.js'
 
@@ -35,6 +36,7 @@ export interface HubOptions {
   logger: Logger
   limits: RelayLimits
   boards?: BoardsPart
+  metrics: RelayMetrics
 }
 
 export class Hub {
@@ -67,6 +69,13 @@ export class Hub {
     return this.o.bus.nodeId
   }
 
+  /** Sockets open on this node and clusters with a local member (the metrics' gauges). */
+  stats() {
+    let clusters = 0
+    for (const room of this.rooms.values()) if (room.local.size > 0) clusters++
+    return {sockets: this.members.size, clusters}
+  }
+
   /** Presence rows older than this belong to a gone node. */
   aliveSince() {
     return this.o.clock() - NODE_STALE_MS
@@ -97,6 +106,7 @@ export class Hub {
     const member = new Member(ws, socket, clusterId, identity, {
       outbox: this.outbox,
       highWaterBytes: this.o.limits.highWaterBytes,
+      metrics: this.o.metrics,
       now: this.o.clock,
       onGone: (m) => this.leave(m),
       joined: new Promise<boolean>((resolve) => (joined = resolve)),
@@ -144,6 +154,7 @@ export class Hub {
    * frame the relay cannot handle costs only an `error` frame.
    */
   private onMessage(member: Member, data: Buffer, isBinary: boolean) {
+    this.o.metrics.frameIn()
     try {
       this.wall.onClientFrame(member, data, isBinary)
     } catch (error) {
@@ -189,7 +200,7 @@ export class Hub {
   private async openRoom(clusterId: string): Promise<Room> {
     let room = this.rooms.get(clusterId)
     if (!room) {
-      const created = new Room(clusterId, this.nodeId, {onDeleted: (r) => this.closeRoom(r, 'deleted')})
+      const created = new Room(clusterId, this.nodeId, {onDeleted: (r) => this.closeRoom(r, 'deleted')}, this.o.metrics)
       this.rooms.set(clusterId, created)
       created.ready = (async () => {
         await this.node.ensure()

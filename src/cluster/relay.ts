@@ -9,6 +9,7 @@ import {createClusterAccess} from './access.js'
 import {DEFAULT_LIMITS} from './constants.js'
 import {Hub} from './hub.js'
 import {KeyedLock} from './keyed-lock.js'
+import {NO_RELAY_METRICS} from './metrics.js'
 import {relayHealthRoute} from './http/health.js'
 import {relayRoutes} from './http/routes.js'
 import type {RelayLimits, RelayOptions, RelayService} from './types.js'
@@ -34,7 +35,7 @@ export function createRelay(options: RelayOptions): RelayService {
   const limits = resolveLimits(options.limits)
   const {store, bus, logger, boards} = options
   const clusters = createClusterAccess({store})
-  const hub = new Hub({store, bus, clock, logger, limits, boards})
+  const hub = new Hub({store, bus, clock, logger, limits, boards, metrics: options.metrics ?? NO_RELAY_METRICS})
   const routes = relayRoutes({store, hub, clusters, clock, limits, publicUrl: options.publicUrl, boards, creationLock: new KeyedLock()})
   // The relay's own routes first, then the boards part's (BoardsPart seam).
   const served: MeshService['middleware'] = boards ? (ctx, next) => routes(ctx, () => boards.middleware(ctx, next)) : routes
@@ -51,6 +52,7 @@ export function createRelay(options: RelayOptions): RelayService {
     upgrade,
     nodeView,
     heartbeat: () => hub.heartbeat(),
+    stats: () => hub.stats(),
     start: () => hub.start(),
     close: () => hub.stop(),
     async broadcast(clusterId, from, payload, token) {

@@ -5,6 +5,7 @@
  * node subscribed to the cluster's subject.
  */
 import {decodeEnvelope, type EnvelopeHeader} from './envelope.js'
+import {NO_RELAY_METRICS, type RelayMetrics} from './metrics.js'
 import {Roster, type HandleChange} from './roster.js'
 import {presenceFrame} from './ws/frames.js'
 import type {Member} from './ws/member.js'
@@ -32,6 +33,7 @@ export class Room {
     readonly clusterId: string,
     private readonly nodeId: string,
     private readonly events: RoomEvents,
+    private readonly metrics: RelayMetrics = NO_RELAY_METRICS,
   ) {}
 
   get empty() {
@@ -42,7 +44,9 @@ export class Room {
   deliverAll(frame: Buffer, exceptSocket?: string): void {
     if (this.local.size === 0) return
     const wire = textFrame(frame)
-    for (const member of this.local.values()) if (member.id !== exceptSocket) member.sendWire(wire, frame)
+    let delivered = 0
+    for (const member of this.local.values()) if (member.id !== exceptSocket && member.sendWire(wire, frame)) delivered++
+    this.metrics.fanout(delivered)
   }
 
   /**
@@ -52,10 +56,14 @@ export class Room {
    */
   deliverDirect(frame: Buffer, to: string, exceptSocket?: string): void {
     let wire: Buffer | undefined
+    let delivered = 0
     for (const member of this.local.values()) {
       if (member.id === exceptSocket) continue
-      if (member.identity.agent === to || member.identity.owner) member.sendWire((wire ??= textFrame(frame)), frame)
+      if (member.identity.agent === to || member.identity.owner) {
+        if (member.sendWire((wire ??= textFrame(frame)), frame)) delivered++
+      }
     }
+    this.metrics.fanout(delivered)
   }
 
   /** Tells local sockets about a handle coming or going (spec: presence frame to peers). */

@@ -5,6 +5,7 @@
  * `mesh serve registry` and uses `RelayService.broadcast` for the legacy
  * channel route.
  */
+import type {RelayMetrics} from './metrics.js'
 import type {BoardView, PostView} from './boards/types.js'
 import type {PublicClusterView} from './public-view.js'
 import type {Bus} from '../bus/bus.js'
@@ -140,6 +141,16 @@ export interface RelayOptions {
    * forwarded address (src/http/client-ip.ts). Give the host (`serve`) the same setting.
    */
   proxy?: boolean
+  /** Counts frames, fan-out and slow-consumer closes (`--metrics`); default nothing. */
+  metrics?: RelayMetrics
+}
+
+/** This relay node's sockets and clusters, read on a metrics scrape. */
+export interface RelayStats {
+  /** Member sockets open on this node (joining ones included). */
+  sockets: number
+  /** Clusters with a member on this node. */
+  clusters: number
 }
 
 /** This relay node's view of the deployment, as `/health` shows it (docs/relay.md "Health"). */
@@ -170,4 +181,6 @@ export interface RelayService extends MeshService {
    * sockets (ghosts are never counted).
    */
   broadcast(clusterId: string, from: string, payload: unknown, clusterToken?: string): Promise<{delivered: number}>
+  /** Open sockets and live clusters on this node, now. */
+  stats(): RelayStats
 }

@@ -21,6 +21,9 @@ import {debugRoutes} from './debug/routes.js'
 import {healthRoutes} from './health.js'
 import {createDaemonMiddleware} from './http/app.js'
 import {createEventsSocket} from './http/events-socket.js'
+import {builtChatParts} from './chat/index.js'
+import {metricsRoutes} from './metrics/routes.js'
+import {createDaemonWork} from './metrics/work.js'
 import {loadPortalToken} from './portal-token.js'
 import {assertRealMeshFolder, reportRefused} from './project-files.js'
 import {createProjectWriter} from './project-writer.js'
@@ -78,9 +81,10 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
   const startedAt = new Date(clock()).toISOString()
   const areas = (options.areas ?? DEFAULT_AREAS).map((build) => build(context))
   const health = healthRoutes(context, {endpoint: options.endpoint ?? (() => ''), startedAt, warnings: areas.flatMap((a) => (a.warnings ? [() => a.warnings!()] : [])), extra: areas.flatMap((a) => (a.health ? [a.health] : []))})
-  const tables = [health.routes, debugRoutes(context), ...areas.map((a) => a.routes)]
-  const middleware = createDaemonMiddleware(context, tables)
   const socket = createEventsSocket(context)
+  const work = createDaemonWork(context, {engine: builtChatParts(context)?.engine, eventSubscribers: () => socket.clients})
+  const tables = [health.routes, debugRoutes(context), metricsRoutes(work), ...areas.map((a) => a.routes)]
+  const middleware = createDaemonMiddleware(context, tables)
 
   // cluster.yaml may be edited while the daemon runs: the project id and settings follow it.
   events.subscribe((event) => {
@@ -98,6 +102,7 @@ export async function createDaemon(options: DaemonOptions): Promise<Daemon> {
       // Areas first: the chat area's shutdown finals go out on /events before the sockets close (issue 19),
       // so `mesh ask` says its turn was stopped rather than losing the daemon.
       for (const area of [...areas].reverse()) await area.close?.()
+      work.close()
       await socket.close()
       // A stopped daemon's IDE sessions die with it (issue 22).
       context.sessions.clear()

@@ -5,6 +5,7 @@ import type {Logger} from '../lib/log.js'
 import {clientIp} from './client-ip.js'
 import {errorMiddleware, notFoundMiddleware, requestTargetGuard} from './error-middleware.js'
 import {listen, type Listening} from './listen.js'
+import {httpMetricsMiddleware, type HttpMetrics} from './metrics.js'
 import {writeRawError} from './raw-error.js'
 import type {MeshService} from './service.js'
 
@@ -17,6 +18,8 @@ export interface HostOptions {
    * upgrades get the same setting, for the raw upgrade request.
    */
   proxy?: boolean
+  /** Counts every answered request by route pattern and status (prometheus.ts; absent: nothing is counted). */
+  httpMetrics?: HttpMetrics
 }
 
 /** One Koa app serving every given service, with mesh's JSON errors and 404s around them. */
@@ -25,6 +28,8 @@ export function createHostApp(options: HostOptions): Koa {
   const app = new Koa({proxy, maxIpsCount: 1})
   // Koa's own error logging would print stacks; errorMiddleware handles every error.
   app.silent = true
+  // Outside the error middleware: the status it settles on is the one counted.
+  if (options.httpMetrics) app.use(httpMetricsMiddleware(options.httpMetrics))
   // One rule for the client address, on routes (ctx.ip) as on upgrades (docs/registry.md "Behind a proxy").
   app.use((ctx, next) => {
     ctx.request.ip = clientIp(ctx.req, proxy)

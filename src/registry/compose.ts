@@ -15,6 +15,7 @@ import {createRelay} from '../cluster/relay.js'
 import {createPostgresClusterStore} from '../cluster/store/postgres.js'
 import {createSqliteClusterStore} from '../cluster/store/sqlite.js'
 import type {RelayLimits} from '../cluster/types.js'
+import type {HttpMetrics} from '../http/metrics.js'
 import type {MeshService} from '../http/service.js'
 import type {Logger} from '../lib/log.js'
 import {openStorage} from '../store/open.js'
@@ -73,6 +74,8 @@ export interface RegistryServerConfig {
   site?: StandardSite
   /** Options of the web pages (catalog poll period, stream cap); search and the relay's public face are wired here. */
   pages?: Omit<SiteOptions, 'search' | 'clusters' | 'standard'>
+  /** `--metrics`: count into a Prometheus registry of this server's own; `token` guards `GET /metrics` (Bearer). */
+  metrics?: {token?: string}
 }
 
 export interface RegistryServer {
@@ -82,6 +85,12 @@ export interface RegistryServer {
   adminKey: string
   storage: {kind: 'sqlite'; path: string} | {kind: 'postgres'}
   bus: 'local' | 'nats'
+  /**
+   * With `metrics`: the `GET /metrics` service (put it first in serve()'s
+   * services, or serve it alone on the metrics port) and the request sink
+   * to give serve() as `httpMetrics`.
+   */
+  metrics?: {service: MeshService; http: HttpMetrics}
   /** Closes what the services do not own (stores, database, bus). Call after the host stopped. */
   close(): Promise<void>
 }
@@ -110,6 +119,21 @@ export async function buildRegistryServer(config: RegistryServerConfig): Promise
     const bus = await openBus({natsUrl: config.natsUrl, natsPrefix: config.natsPrefix, name: 'mesh-registry', logger: config.logger})
     closers.push(() => bus.close())
 
+    // prom-client loads only with --metrics.
+    const prometheus = config.metrics ? await import('../http/prometheus.js') : undefined
+    const serverMetrics = prometheus?.createServerMetrics()
+    // Built below, after the context: the gauges read it only at a scrape.
+    let relay: ReturnType<typeof createRelay> | undefined
+    const counted = serverMetrics
+      ? (await import('./metrics-prometheus.js')).registerRegistryMetrics(serverMetrics.registry, {
+          store,
+          clock: config.clock ?? Date.now,
+          bus,
+          pool,
+          relay: (config.relay ?? true) ? {stats: () => relay?.stats() ?? {sockets: 0, clusters: 0}} : undefined,
+        })
+      : undefined
+
     const context = createRegistryContext({
       store,
       bus,
@@ -120,10 +144,10 @@ export async function buildRegistryServer(config: RegistryServerConfig): Promise
       adminKey,
       clock: config.clock,
       limits: config.limits,
+      metrics: counted?.registry,
     })
 
     // The cluster relay shares the database and bus: one registry process serves both (docs/architecture.md, Services are factories).
-    let relay: ReturnType<typeof createRelay> | undefined
     if (config.relay ?? true) {
       const clusterStore = pool ? await createPostgresClusterStore(pool) : createSqliteClusterStore(db!)
       const boards = createBoardsPart({
@@ -142,6 +166,7 @@ export async function buildRegistryServer(config: RegistryServerConfig): Promise
         boards,
         limits: config.relayLimits,
         proxy: config.proxy,
+        metrics: counted?.relay,
       })
     }
 
@@ -164,6 +189,7 @@ export async function buildRegistryServer(config: RegistryServerConfig): Promise
       adminKey,
       storage: storage.kind === 'sqlite' ? {kind: 'sqlite', path: storage.path} : {kind: 'postgres'},
       bus: config.natsUrl ? 'nats' : 'local',
+      metrics: serverMetrics && prometheus ? {service: prometheus.metricsService(serverMetrics.registry, config.metrics?.token), http: serverMetrics.http} : undefined,
       close,
     }
   } catch (error) {

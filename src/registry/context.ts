@@ -12,6 +12,7 @@ import {unauthorized} from '../lib/errors.js'
 import type {Logger} from '../lib/log.js'
 import {DEFAULT_LIMITS} from './constants.js'
 import {createRegistryEvents} from './events.js'
+import {NO_REGISTRY_METRICS, type RegistryMetrics} from './metrics.js'
 import type {RegistryStore} from './store/store.js'
 import {createTokenIssuer, keyHint, type TokenIssuer} from './tokens.js'
 import type {AgentRecord, RegistryContext, RegistryLimits} from './types.js'
@@ -35,10 +36,13 @@ export interface RegistryContextOptions {
   adminKey?: string
   clock?: () => number
   limits?: Partial<RegistryLimits>
+  /** What the registry counts (`--metrics`); default nothing. */
+  metrics?: RegistryMetrics
 }
 
 /** The context plus what only the core uses (token minting, limiters, admin check). */
 export interface CoreRegistryContext extends RegistryContext {
+  metrics: RegistryMetrics
   tokens: TokenIssuer
   ipLimiter: RateLimiter
   registrationLimiter: RateLimiter
@@ -91,6 +95,7 @@ export function createRegistryContext(options: RegistryContextOptions): CoreRegi
     publicUrl,
     limits,
     events: createRegistryEvents({bus: options.bus, clock, logger: options.logger}),
+    metrics: options.metrics ?? NO_REGISTRY_METRICS,
     tokens,
     ipLimiter: createRateLimiter({limit: limits.perIpPerMinute, windowMs: 60_000, now: clock}),
     registrationLimiter: createRateLimiter({limit: limits.registrationsPerIpPerHour, windowMs: 3_600_000, now: clock}),

@@ -11,7 +11,7 @@ import type {MeshService} from '../http/service.js'
 import type {StandardSite} from '../standard/site.js'
 import {createRegistryContext, type CoreRegistryContext, type RegistryContextOptions} from './context.js'
 import {REGISTRY_PATH} from './constants.js'
-import {registryHealth, type HealthViews} from './health.js'
+import {registryHealth, registryReadiness, type HealthViews, type Readiness} from './health.js'
 import {registryChain} from './http/chain.js'
 import {registryGuards} from './http/guards.js'
 import {createRegistryRoutes} from './http/routes.js'
@@ -43,6 +43,8 @@ export type RegistryOptions = RegistryExtras & (RegistryContextOptions | {contex
 
 export interface RegistryService extends MeshService {
   readonly context: CoreRegistryContext
+  /** True while the node stops: `/health/ready` answers 503 `draining` (set by the drain). */
+  draining: boolean
   /** Runs one offline sweep pass now (tests, operators). */
   sweep(): Promise<string[]>
   /** Runs the parts' node heartbeats now: peers are read, changes logged, silent nodes swept (tests, operators). */
@@ -57,9 +59,16 @@ export function createRegistry(options: RegistryOptions): RegistryService {
     if (names.has(part.name)) throw new TypeError(`Two registry parts are named "${part.name}"`)
     names.add(part.name)
   }
+  const readiness: Readiness = {draining: false}
   const middleware = registryChain({
     guards: registryGuards(context),
-    routes: createRegistryRoutes(context, createRegistryOperations(context), registryHealth(context, parts, options.healthViews), options.site),
+    routes: createRegistryRoutes(
+      context,
+      createRegistryOperations(context),
+      registryHealth(context, parts, options.healthViews),
+      options.site,
+      registryReadiness(context, readiness),
+    ),
     parts: parts.flatMap((part) => (part.middleware ? [part.middleware] : [])),
   })
   const sweep = createOfflineSweep({store: context.store, events: context.events, clock: context.clock, logger: context.logger, intervalMs: options.sweepIntervalMs})
@@ -68,6 +77,12 @@ export function createRegistry(options: RegistryOptions): RegistryService {
   return {
     name: 'registry',
     context,
+    get draining() {
+      return readiness.draining
+    },
+    set draining(value: boolean) {
+      readiness.draining = value
+    },
     middleware,
     upgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
       // The agent socket is a request to a registry route: the same per-IP limit as guards.ts, before any part.

@@ -131,6 +131,7 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
       }
       const stored = await mustGet(input.agent_id)
       const minted = ctx.tokens.mint(input.agent_id, apiKeyHash)
+      ctx.metrics.registration()
       return {
         status: rotated ? 200 : 201,
         body: {
@@ -172,6 +173,7 @@ export function createRegistryOperations(ctx: CoreRegistryContext) {
       if (previous === null || (previous !== undefined && !isOnlineAt(previous, now))) {
         events.publish('agent.online', agentId)
       }
+      ctx.metrics.heartbeat()
       return {
         token: minted.token,
         agent_id: agentId,

@@ -12,6 +12,7 @@ import type {Bus} from '../bus/bus.js'
 import type {PeerView} from '../bus/peers.js'
 import type {MeshService} from '../http/service.js'
 import type {Logger} from '../lib/log.js'
+import type {RegistryMetrics} from './metrics.js'
 import type {RegistryStore} from './store/store.js'
 
 export type {RegistryStore} from './store/store.js'
@@ -203,6 +204,8 @@ export interface RegistryContext {
   events: RegistryEvents
   /** Set by the messaging part when it is built; absent means webhooks are not served. */
   webhooks?: WebhookHook
+  /** Where the parts count what they do (`--metrics`); createRegistryContext sets NO_REGISTRY_METRICS when absent. */
+  metrics?: RegistryMetrics
 }
 
 /**

@@ -13,7 +13,7 @@ export interface SqliteStorage {
   db: SqliteDatabase
   /** The database file, `<dataDir>/mesh.db` (mode 0600). */
   path: string
-  /** Closes the database; idempotent. */
+  /** Closes the database and removes the data dir's pid file (data-dir-pid.ts); idempotent. */
   close(): Promise<void>
 }
 
@@ -46,14 +46,20 @@ export async function openStorage(options: OpenStorageOptions): Promise<Storage>
     let ended: Promise<void> | undefined
     return {kind: 'postgres', pool, close: () => (ended ??= pool.end())}
   }
-  const {openSqlite} = await import('./sqlite.js')
+  const [{openSqlite}, {holdDataDir}] = await Promise.all([import('./sqlite.js'), import('./data-dir-pid.js')])
   const db = openSqlite({dataDir: options.dataDir})
+  // `mesh registry restore` refuses a data dir whose pid file names a live process.
+  const release = await holdDataDir(options.dataDir).catch((error: unknown) => {
+    db.close()
+    throw error
+  })
   return {
     kind: 'sqlite',
     db,
     path: db.name,
     async close() {
       if (db.open) db.close()
+      release()
     },
   }
 }

@@ -1,8 +1,9 @@
-import {chmodSync, existsSync, mkdirSync, statSync, writeFileSync} from 'node:fs'
+import {chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {mkdtemp, rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
+import {dataDirHolder} from '../../src/store/data-dir-pid.js'
 import {openStorage} from '../../src/store/open.js'
 
 const dirs: string[] = []
@@ -30,6 +31,20 @@ describe('openStorage (SQLite)', () => {
     await storage.close()
     await storage.close()
     expect(storage.db.open).toBe(false)
+  })
+
+  it('keeps the pid of the process that serves the data dir in mesh.pid (0600) until it closes', async () => {
+    const dataDir = await tempDir()
+    const storage = await openStorage({dataDir})
+    expect(readFileSync(join(dataDir, 'mesh.pid'), 'utf8').trim()).toBe(String(process.pid))
+    expect(mode(join(dataDir, 'mesh.pid'))).toBe(0o600)
+    expect(dataDirHolder(dataDir)).toBe(process.pid)
+    await storage.close()
+    expect(existsSync(join(dataDir, 'mesh.pid'))).toBe(false)
+    expect(dataDirHolder(dataDir)).toBeNull()
+    // A file left by a process that is gone does not count.
+    writeFileSync(join(dataDir, 'mesh.pid'), '2147483646\n')
+    expect(dataDirHolder(dataDir)).toBeNull()
   })
 
   it('tightens a database an older mesh left readable by others, and keeps the mode of a folder it did not create', async () => {

@@ -8,6 +8,7 @@ import type {Duplex} from 'node:stream'
 import type {WebSocket} from 'ws'
 import {CLOSE_CODE_OF_REASON, CLOSE_GRACE_MS, CORK_FLUSH_BYTES} from '../constants.js'
 import {CLOSE_CODES} from '../../protocol/close-codes.js'
+import type {RelayMetrics} from '../metrics.js'
 import type {MemberVis} from '../types.js'
 import {CLOSED_FRAMES, encodeFrame, type ClosedReason, type ServerFrame} from './frames.js'
 import {textFrame, type Corkable, type Outbox} from './wire.js'
@@ -32,6 +33,8 @@ export interface MemberOptions {
   joined: Promise<boolean>
   /** The node's tick batch: this socket's writes of a tick leave in one syscall. */
   outbox: Outbox
+  /** Counts frames out and slow-consumer closes. */
+  metrics: RelayMetrics
 }
 
 export class Member implements Corkable {
@@ -113,12 +116,14 @@ export class Member implements Corkable {
       unsent = ws.bufferedAmount
     }
     if (unsent > this.options.highWaterBytes) {
+      this.options.metrics.slowConsumerClose()
       this.close('slow_consumer')
       return false
     }
     outbox.hold(this)
     if (this.raw) this.socket.write(wire)
     else ws.send(json, {binary: false})
+    this.options.metrics.frameOut()
     return true
   }
 

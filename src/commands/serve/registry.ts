@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
-import {relayLimitFlags, relayLimitsOf, serverFlags} from '../../cli/server-flags.js'
+import {metricsFlags, relayLimitFlags, relayLimitsOf, serverFlags} from '../../cli/server-flags.js'
 
 export default class ServeRegistry extends MeshCommand {
   static override description = `Run an agent registry (with its search, prober, message bus and the cluster relay) on one port.
@@ -12,6 +12,7 @@ Storage is SQLite in <data>/mesh.db unless --database-url names a PostgreSQL dat
     '<%= config.bin %> serve registry --port 443 --host 0.0.0.0 --public-url https://registry.example --data /var/lib/mesh',
     '<%= config.bin %> serve registry --site-dir /etc/mesh/site',
     '<%= config.bin %> serve registry --host 0.0.0.0 --proxy --public-url https://registry.example --database-url postgres://mesh@db/mesh --nats nats://nats:4222',
+    'MESH_METRICS_TOKEN=s3cret <%= config.bin %> serve registry --metrics --metrics-port 9464',
   ]
 
   static override flags = {
@@ -24,6 +25,7 @@ Storage is SQLite in <data>/mesh.db unless --database-url names a PostgreSQL dat
       description: "serve the standard's site from this folder: standard/version, standard/CHANGELOG.md and resources.md (default: the texts this build of mesh ships)",
     }),
     ...relayLimitFlags,
+    ...metricsFlags,
   }
 
   protected override streamsNdjson = true
@@ -63,10 +65,24 @@ Storage is SQLite in <data>/mesh.db unless --database-url names a PostgreSQL dat
           // issue 18: behind a proxy with no --public-url, v2 Mesh-Sig is checked against the Host the request reached.
           audienceFromRequest: flags.proxy && publicUrl === undefined,
           site,
+          metrics: flags.metrics ? {token: flags['metrics-token'] || undefined} : undefined,
         })
-        let hosted
+        const metrics = server.metrics
+        const ownMetricsPort = metrics !== undefined && flags['metrics-port'] !== undefined
+        let hosted: Awaited<ReturnType<typeof serve>>
+        let metricsHost: Awaited<ReturnType<typeof serve>> | undefined
         try {
-          hosted = await serve({services: server.services, logger, port, host: flags.host, proxy: flags.proxy})
+          const services = metrics && !ownMetricsPort ? [metrics.service, ...server.services] : server.services
+          hosted = await serve({services, logger, port, host: flags.host, proxy: flags.proxy, httpMetrics: metrics?.http})
+          if (metrics && ownMetricsPort) {
+            const metricsPort = flags['metrics-port']!
+            metricsHost = await serve({services: [metrics.service], logger, port: metricsPort, host: flags.host}).catch(async (error: unknown) => {
+              await hosted!.stop()
+              // The same words as a taken --port, naming this flag.
+              const {listenFailure} = await import('../../cli/serve-failure.js')
+              throw listenFailure(error, {service: 'registry', host: flags.host, port: metricsPort, portFlag: '--metrics-port'}) ?? error
+            })
+          }
         } catch (error) {
           await server.close()
           throw error
@@ -75,7 +91,9 @@ Storage is SQLite in <data>/mesh.db unless --database-url names a PostgreSQL dat
           url: hosted.url,
           port: hosted.port,
           publicUrl: server.registry.context.publicUrl,
+          metricsUrl: metrics ? `${(metricsHost ?? hosted).url}/metrics` : undefined,
           async stop() {
+            await metricsHost?.stop()
             await hosted.stop()
             await server.close()
           },

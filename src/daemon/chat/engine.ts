@@ -63,6 +63,8 @@ export interface Engine extends ChatEngine {
   cancel(id: string): Promise<TurnRecord>
   /** Conversations whose next turn waits for the daily budget (0 while it is open). */
   heldTurns(): number
+  /** Turns running now and turns waiting to run (the daemon's metrics). */
+  load(): {running: number; waiting: number}
 }
 
 export interface EngineOptions {
@@ -329,6 +331,7 @@ export function createChatEngine(context: DaemonContext, options: EngineOptions 
     },
     turn: (id) => turns.get(id) ?? null,
     heldTurns: () => (budget?.exhausted() ? ready.length : 0),
+    load: () => ({running: runningCount, waiting: waitingTurns}),
     async cancel(id) {
       const record = turns.get(id)
       if (!record) throw notFound('turn_not_found', `No turn ${id.slice(0, 40)} (finished turns are kept for a while; the timeline keeps all)`)

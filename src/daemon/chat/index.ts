@@ -33,6 +33,9 @@ export interface ChatParts {
 const built = new WeakMap<DaemonContext, ChatParts>()
 
 /** The chat area's engine, ledger and budget for this daemon; the chat area must be built first (areas.ts order). */
+/** The chat area's parts when this daemon runs the chat area, else undefined (the metrics read the engine when there is one). */
+export const builtChatParts = (context: DaemonContext): ChatParts | undefined => built.get(context)
+
 export function chatPartsOf(context: DaemonContext): ChatParts {
   const parts = built.get(context)
   if (!parts) throw new Error('the chat area must be built before an area that uses its engine (src/daemon/areas.ts)')

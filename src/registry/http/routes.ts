@@ -7,12 +7,14 @@
 import Router from '@koa/router'
 import type {Context, Middleware} from 'koa'
 import {readJsonObject} from '../../http/json-body.js'
+import {nameRoute} from '../../http/metrics.js'
 import {requestAudience} from '../../identity/audience.js'
 import {MESH_SIG_HEADER} from '../../identity/constants.js'
-import {invalid, unauthorized} from '../../lib/errors.js'
+import {invalid, MeshError, unauthorized} from '../../lib/errors.js'
 import {assertValid} from '../../lib/schemas.js'
 import {ADMIN_KEY_HEADER, AGENT_ID_PATTERN, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, NETWORK_DEFAULT_LIMIT, NETWORK_MAX_LIMIT} from '../constants.js'
 import type {CoreRegistryContext} from '../context.js'
+import type {NotReady} from '../health.js'
 import type {RegistryOperations} from '../service.js'
 import {shippedStandardSite, type StandardSite} from '../../standard/site.js'
 import {addStandardSiteRoutes} from './standard-site.js'
@@ -54,8 +56,17 @@ export interface RegistryRoutes {
   fixed: Middleware
 }
 
-/** `health` adds this node's view to `/health` (../health.ts); `site` is the standard's site (standard-site.ts). */
-export function createRegistryRoutes(ctx: CoreRegistryContext, ops: RegistryOperations, health: () => Record<string, unknown> = () => ({}), site?: StandardSite): RegistryRoutes {
+/**
+ * `health` adds this node's view to `/health`, `ready` decides `/health/ready`
+ * (../health.ts); `site` is the standard's site (standard-site.ts).
+ */
+export function createRegistryRoutes(
+  ctx: CoreRegistryContext,
+  ops: RegistryOperations,
+  health: () => Record<string, unknown> = () => ({}),
+  site?: StandardSite,
+  ready: () => Promise<NotReady> = async () => null,
+): RegistryRoutes {
   const router = new Router()
   // path → method → handler: two lookups, no string built per request.
   const exact = new Map<string, Map<string, (koa: Context) => Promise<void>>>()
@@ -159,9 +170,23 @@ export function createRegistryRoutes(ctx: CoreRegistryContext, ops: RegistryOper
   router.get('/health', (koa) => {
     koa.body = {ok: true, service: 'registry', ...health()}
   })
+  // docs/operating.md: liveness says only that the process answers; readiness that it can serve.
+  router.get('/health/live', (koa) => {
+    koa.set('Cache-Control', 'no-store')
+    koa.body = {ok: true}
+  })
+  router.get('/health/ready', async (koa) => {
+    koa.set('Cache-Control', 'no-store')
+    const problem = await ready()
+    if (problem) throw new MeshError('unavailable', problem.code, problem.message)
+    koa.body = {ok: true}
+  })
   const fixed: Middleware = (koa, next) => {
     const handler = exact.get(koa.path)?.get(koa.method)
-    return handler ? handler(koa) : next()
+    if (!handler) return next()
+    // A fixed path is its own pattern.
+    nameRoute(koa, koa.path)
+    return handler(koa)
   }
   return {router, fixed}
 }

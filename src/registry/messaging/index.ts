@@ -67,6 +67,7 @@ export function createMessagingPart(ctx: RegistryContext, options: MessagingPart
     pollIntervalMs: tuning.webhookPollIntervalMs,
     maxAttempts: tuning.webhookMaxAttempts,
     random: tuning.random,
+    metrics: ctx.metrics,
     // spec Events "Delivery receipt": a receiver's 2xx counts as the message being read.
     async onDelivered(deliveries) {
       const byReader = new Map<string, Delivery[]>()
@@ -88,6 +89,7 @@ export function createMessagingPart(ctx: RegistryContext, options: MessagingPart
     },
     livePush: (agentId, frame) => router.push(agentId, frame),
     allowPrivateWebhooks: options.allowPrivateWebhooks,
+    metrics: ctx.metrics,
   })
   const sockets = createAgentSocketServer({
     service,
@@ -96,6 +98,7 @@ export function createMessagingPart(ctx: RegistryContext, options: MessagingPart
     logger: ctx.logger,
     pingIntervalMs: tuning.pingIntervalMs,
     rateLimit: tuning.wsRateLimit,
+    metrics: ctx.metrics,
   })
   ctx.webhooks = {set: (agentId, url) => service.setWebhook(agentId, url)}
   let unsubscribeKick: (() => void) | undefined

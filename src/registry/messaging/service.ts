@@ -1,5 +1,6 @@
 import {forbidden, invalid, notFound, tooLarge, conflict} from '../../lib/errors.js'
 import type {Logger} from '../../lib/log.js'
+import {NO_REGISTRY_METRICS, type RegistryMetrics} from '../metrics.js'
 import {assertStorableJson} from '../../lib/storable-json.js'
 import {nestsDeeperThan} from '../card.js'
 import {ACK_MAX_IDS, AGENT_ID_PATTERN, AGENT_ID_RULE, MAX_PAYLOAD_BYTES, MAX_PAYLOAD_DEPTH, READ_DEFAULT_LIMIT, READ_MAX_LIMIT, REGISTRY_SENDER} from './constants.js'
@@ -33,6 +34,8 @@ export interface MessagingServiceOptions {
   /** Live delivery of receipts; without it receipts always go to the inbox/webhook. */
   livePush?: LivePush
   allowPrivateWebhooks?: boolean
+  /** What messaging counts (accepted, queued, delivered by read or ack); default nothing. */
+  metrics?: RegistryMetrics
 }
 
 export interface WebhookStatus {
@@ -65,10 +68,12 @@ export function checkMessage(to: unknown, payload: unknown): asserts to is strin
  */
 export function createMessagingService(options: MessagingServiceOptions) {
   const iso = () => new Date(options.clock()).toISOString()
+  const metrics = options.metrics ?? NO_REGISTRY_METRICS
 
   /** Stores a message for `to`: webhook queue when one is set, else the inbox. */
   async function enqueue(from: string, to: string, payload: unknown, id?: number): Promise<{message: StoredMessage; route: MessageRoute}> {
     const stored = await options.store.insert({id, to, from, payload, ts: iso()}, options.clock())
+    metrics.messageQueued(stored.route)
     if (stored.route === 'webhook') options.onQueued?.()
     return stored
   }
@@ -108,6 +113,7 @@ export function createMessagingService(options: MessagingServiceOptions) {
       if (from === REGISTRY_SENDER) throw forbidden('reserved_sender', `The id ${REGISTRY_SENDER} is reserved for the registry's own messages`)
       if (!(await options.agentExists(to))) throw notFound('unknown_recipient', `No agent ${to} is registered`, {field: 'to'})
       const {message} = await enqueue(from, to, payload)
+      metrics.messageAccepted('http')
       return {ok: true, message_id: message.id}
     },
 
@@ -123,6 +129,7 @@ export function createMessagingService(options: MessagingServiceOptions) {
         throw conflict('webhook_active', 'A webhook is set for this agent: messages are delivered there. Remove it (PATCH me with {"webhook": {"url": null}}) to poll.')
       }
       const messages = await options.store.consume(agentId, limit)
+      if (messages.length > 0) metrics.messagesDelivered('read', messages.length)
       if (messages.length > 0) await sendReceipts(agentId, messages, 'read')
       return {messages: messages.map(wire)}
     },
@@ -133,6 +140,7 @@ export function createMessagingService(options: MessagingServiceOptions) {
         throw invalid('invalid_ids', `ids must be an array of at most ${ACK_MAX_IDS} positive integer message ids`, {field: 'ids'})
       }
       const removed = await options.store.ack(agentId, ids as number[])
+      if (removed.length > 0) metrics.messagesDelivered('ack', removed.length)
       if (removed.length > 0) await sendReceipts(agentId, removed, 'ack')
       return {ok: true, acked: removed.length}
     },

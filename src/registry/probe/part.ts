@@ -41,6 +41,7 @@ export function createProbePart(ctx: RegistryContext, options: ProbePartOptions 
     clock: ctx.clock,
     logger: ctx.logger,
     fetch,
+    onProbed: (result) => ctx.metrics?.probe(result.operational === null ? 'unknown' : result.operational ? 'operational' : 'failing'),
     intervalMs: options.intervalMs,
     firstPassDelayMs: options.firstPassDelayMs,
     concurrency: options.concurrency,

@@ -10,7 +10,7 @@
 import type {Bus} from '../../bus/bus.js'
 import type {Logger} from '../../lib/log.js'
 import type {RegistryStore} from '../store/store.js'
-import type {AgentRecord, JsonObject, RegistryEvent, RegistryEvents} from '../types.js'
+import type {AgentRecord, JsonObject, ProbeResult, RegistryEvent, RegistryEvents} from '../types.js'
 import {
   DEFAULT_FIRST_PASS_DELAY_MS,
   DEFAULT_PROBE_CONCURRENCY,
@@ -30,6 +30,8 @@ export interface ProberOptions {
   clock: () => number
   logger: Logger
   fetch: ProbeFetch
+  /** Told each saved probe's result (the metrics' probe outcomes). */
+  onProbed?(result: ProbeResult): void
   intervalMs?: number
   firstPassDelayMs?: number
   concurrency?: number
@@ -104,6 +106,7 @@ export function createProber(options: ProberOptions): Prober {
       )
       if (stopping.signal.aborted) return false
       await store.saveProbe(record.agentId, result)
+      options.onProbed?.(result)
       options.bus.publish(PROBE_EVENTS_SUBJECT, Buffer.from(JSON.stringify({agent_id: record.agentId, at: result.probed_at})))
       return true
     })().finally(() => inFlight.delete(record.agentId))

@@ -25,6 +25,7 @@ export function createSearchPart(ctx: RegistryContext, options: SearchPartOption
     clock: ctx.clock,
     logger: ctx.logger,
     resyncMs: options.resyncMs,
+    metrics: ctx.metrics,
   })
   return {
     name: 'search',

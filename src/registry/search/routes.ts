@@ -5,6 +5,7 @@
 import type {Context, Middleware, Next} from 'koa'
 import {sendError} from '../../http/error-middleware.js'
 import {readJsonObject} from '../../http/json-body.js'
+import {nameRoute} from '../../http/metrics.js'
 import {SEARCH_BODY_LIMIT_BYTES} from './constants.js'
 import {parseSearchRequest} from './request.js'
 import type {SearchService} from './search-service.js'
@@ -15,6 +16,7 @@ export const SEARCH_PATH = '/v1/search'
 export function searchMiddleware(service: SearchService): Middleware {
   return async (ctx: Context, next: Next) => {
     if (ctx.path !== SEARCH_PATH) return next()
+    nameRoute(ctx, SEARCH_PATH)
     // Search is public and read-only: a browser page may call it from anywhere.
     ctx.set('Access-Control-Allow-Origin', '*')
     if (ctx.method === 'OPTIONS') {

@@ -14,6 +14,7 @@ import {PROBE_EVENTS_SUBJECT} from '../probe/constants.js'
 import {DEFAULT_RESYNC_MS, LOAD_PAGE_SIZE} from './constants.js'
 import type {InvokeTarget} from './documents.js'
 import type {SearchRequest} from './request.js'
+import type {RegistryMetrics} from '../metrics.js'
 
 /** One result item. DECISIONS: at least these fields. */
 export interface SearchResultItem {
@@ -49,6 +50,8 @@ export interface SearchServiceOptions {
   logger: Logger
   /** How often the whole index is re-read from the store; 0 disables. */
   resyncMs?: number
+  /** Counts searches run (`POST /v1/search`, the network page's query); default nothing. */
+  metrics?: Pick<RegistryMetrics, 'search'>
 }
 
 export interface SearchService {
@@ -154,6 +157,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
 
   async function search(request: SearchRequest): Promise<SearchResponse> {
     const started = performance.now()
+    options.metrics?.search()
     await start()
     const confirmed = new Set<string>()
     let ranked = index.query(request.prompt, request.filters)

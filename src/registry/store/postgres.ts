@@ -120,6 +120,16 @@ export async function createPostgresRegistryStore(options: PostgresRegistryStore
       )
       return result.rowCount === 1
     },
+    async countAgents(onlineSinceMs) {
+      const {rows} = await pool.query(
+        'SELECT count(*)::int AS registered, (count(*) FILTER (WHERE last_seen_ms >= $1))::int AS online FROM registry_agents',
+        [onlineSinceMs],
+      )
+      return {registered: rows[0].registered as number, online: rows[0].online as number}
+    },
+    async ping() {
+      await pool.query('SELECT 1')
+    },
     async claimSecret(name, candidate) {
       await pool.query('INSERT INTO registry_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, candidate])
       return (await pool.query('SELECT value FROM registry_secrets WHERE name = $1', [name])).rows[0].value as string

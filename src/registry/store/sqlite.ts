@@ -78,6 +78,9 @@ export function createSqliteRegistryStore(options: SqliteRegistryStoreOptions): 
   )
   const insertSecret = db.prepare('INSERT INTO registry_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING')
   const selectSecret = db.prepare('SELECT value FROM registry_secrets WHERE name = ?')
+  const countRegistered = db.prepare('SELECT count(*) FROM registry_agents').pluck()
+  const countOnline = db.prepare('SELECT count(*) FROM registry_heartbeats WHERE last_seen_ms >= ?').pluck()
+  const selectOne = db.prepare('SELECT 1').pluck()
   let lastPurgeMs = 0
   // Prepared once per column set: a heartbeat always patches the same columns.
   // Column names come from the fixed PATCH_COLUMNS table, never from input.
@@ -172,6 +175,14 @@ export function createSqliteRegistryStore(options: SqliteRegistryStoreOptions): 
         purgeNonces.run(nowMs)
       }
       return claimNonce.run(key, expiresAtMs, nowMs).changes === 1
+    },
+    async countAgents(onlineSinceMs) {
+      // Heartbeats of this turn may still sit in the group commit: counted once written.
+      return {registered: countRegistered.get() as number, online: countOnline.get(onlineSinceMs) as number}
+    },
+    async ping() {
+      // A closed handle throws here ("The database connection is not open").
+      selectOne.get()
     },
     async claimSecret(name, candidate) {
       insertSecret.run(name, candidate)

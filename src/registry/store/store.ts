@@ -66,7 +66,20 @@ export interface RegistryStore {
    * the admin key.
    */
   claimSecret(name: string, candidate: string): Promise<string>
+  /**
+   * Agents registered and, of them, seen at or after `onlineSinceMs`: two
+   * counts in one read, for the metrics scrape (a scan of the narrow
+   * heartbeat table, no record is loaded).
+   */
+  countAgents(onlineSinceMs: number): Promise<AgentCounts>
+  /** Resolves when the database answers a trivial query (`/health/ready`); rejects otherwise. */
+  ping(): Promise<void>
   close(): Promise<void>
+}
+
+export interface AgentCounts {
+  registered: number
+  online: number
 }
 
 const clone = <T>(value: T): T => structuredClone(value)
@@ -167,6 +180,12 @@ export function createMemoryRegistryStore(): RegistryStore {
       nonces.set(key, expiresAtMs)
       return true
     },
+    async countAgents(onlineSinceMs) {
+      let online = 0
+      for (const agent of agents.values()) if (isOnline(agent, onlineSinceMs)) online++
+      return {registered: agents.size, online}
+    },
+    async ping() {},
     async claimSecret(name, candidate) {
       if (!secrets.has(name)) secrets.set(name, candidate)
       return secrets.get(name)!

@@ -9,6 +9,7 @@ import {createServer, type Server} from 'node:http'
 import type {Duplex} from 'node:stream'
 import {WebSocketServer, type WebSocket} from 'ws'
 import {afterEach, expect, it} from 'vitest'
+import {NO_RELAY_METRICS} from '../../../src/cluster/metrics.js'
 import {encodeFrame} from '../../../src/cluster/ws/frames.js'
 import {Member} from '../../../src/cluster/ws/member.js'
 import {Outbox, textFrame} from '../../../src/cluster/ws/wire.js'
@@ -35,6 +36,7 @@ async function pair(options: {highWaterBytes?: number} = {}) {
           new Member(ws, socket, 'c_test', {agent: 'a', did: null, vis: 'public', owner: false, public: true}, {
             outbox,
             highWaterBytes: options.highWaterBytes ?? 1 << 20,
+            metrics: NO_RELAY_METRICS,
             now: Date.now,
             onGone: (m) => gone.push(m),
             joined: Promise.resolve(true),

@@ -223,6 +223,18 @@ export function registryStoreContract(name: string, open: OpenStore) {
       expect(race.filter(Boolean)).toHaveLength(1)
     })
 
+    it('counts agents registered and online in one read, and answers a ping', async () => {
+      const store = await fresh()
+      expect(await store.countAgents(0)).toEqual({registered: 0, online: 0})
+      for (const id of ['alpha', 'bravo', 'charlie']) await store.createAgent(agent(id))
+      await store.touchAgent('alpha', 1000)
+      await store.touchAgent('bravo', 3000)
+      // Online means seen at or after the cutoff; charlie was never seen.
+      expect(await store.countAgents(1000)).toEqual({registered: 3, online: 2})
+      expect(await store.countAgents(2000)).toEqual({registered: 3, online: 1})
+      await expect(store.ping()).resolves.toBeUndefined()
+    })
+
     it('keeps the first claimed secret', async () => {
       const store = await fresh()
       expect(await store.claimSecret('jwt', 'first')).toBe('first')

@@ -1,6 +1,7 @@
 import type {SafeFetchOptions, SafeResponse} from '../../../http/safe-fetch.js'
 import {isMeshError} from '../../../lib/errors.js'
 import type {Logger} from '../../../lib/log.js'
+import {NO_REGISTRY_METRICS, type RegistryMetrics} from '../../metrics.js'
 import {
   WEBHOOK_BATCH,
   WEBHOOK_CLAIM_LEASE_MS,
@@ -30,6 +31,8 @@ export interface WebhookWorkerOptions {
   pollIntervalMs?: number
   timeoutMs?: number
   random?: () => number
+  /** Counts deliveries, retries and dead letters; default nothing. */
+  metrics?: RegistryMetrics
 }
 
 export interface WebhookWorker {
@@ -80,6 +83,7 @@ async function attempt(delivery: Delivery, options: WebhookWorkerOptions): Promi
  */
 export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
   const maxAttempts = options.maxAttempts ?? WEBHOOK_MAX_ATTEMPTS
+  const metrics = options.metrics ?? NO_REGISTRY_METRICS
   let timer: NodeJS.Timeout | undefined
   let running: Promise<number> | undefined
   let started = false
@@ -98,10 +102,14 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
           return options.store.completeDelivery(delivery.id)
         }
         const retryAt = delivery.attempts >= maxAttempts ? null : at + webhookBackoffMs(delivery.attempts, options.random)
-        if (retryAt === null) options.logger.warn('webhook delivery dead-lettered', {agent_id: delivery.to, message_id: delivery.id, error: failure})
+        if (retryAt === null) {
+          options.logger.warn('webhook delivery dead-lettered', {agent_id: delivery.to, message_id: delivery.id, error: failure})
+          metrics.messageDeadLettered()
+        } else metrics.webhookRetry()
         return options.store.failDelivery(delivery.id, failure, retryAt, at)
       }),
     )
+    if (delivered.length > 0) metrics.messagesDelivered('webhook', delivered.length)
     if (delivered.length > 0) await options.onDelivered?.(delivered.sort((a, b) => a.id - b.id))
     return batch.length
   }

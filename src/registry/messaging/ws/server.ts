@@ -7,6 +7,7 @@ import {STATUS_OF_KIND} from '../../../http/error-middleware.js'
 import {isMeshError} from '../../../lib/errors.js'
 import {CLOSE_CODES} from '../../../protocol/close-codes.js'
 import type {Logger} from '../../../lib/log.js'
+import {NO_REGISTRY_METRICS, type RegistryMetrics} from '../../metrics.js'
 import {
   WS_HARD_MAX_FRAME_BYTES,
   WS_MAX_BUFFERED_BYTES,
@@ -27,6 +28,8 @@ export interface AgentSocketServerOptions {
   logger: Logger
   pingIntervalMs?: number
   rateLimit?: {limit: number; windowMs: number}
+  /** Counts messages accepted and delivered live on sockets; default nothing. */
+  metrics?: RegistryMetrics
 }
 
 /** Close codes of the agent socket, from the one table (docs/messaging.md, Close codes). */
@@ -62,6 +65,7 @@ const tokenOf = (request: IncomingMessage, url: URL): string | undefined => {
  */
 export function createAgentSocketServer(options: AgentSocketServerOptions) {
   const {service, router, logger} = options
+  const metrics = options.metrics ?? NO_REGISTRY_METRICS
   // Frames up to the hard cap are read and answered with an error frame; above it ws closes with 1009.
   const wss = new WebSocketServer({noServer: true, maxPayload: WS_HARD_MAX_FRAME_BYTES, perMessageDeflate: false})
   // ws's own refusal of a malformed handshake (bad key, version, protocol list) is a text/html body; ours is JSON.
@@ -115,6 +119,8 @@ export function createAgentSocketServer(options: AgentSocketServerOptions) {
     }
     if (!(await knownPeer(conn, to))) return fail(conn, 'unknown_peer', `unknown_peer: no agent ${to} is registered`, frame.ref)
     const live = await router.sendMessage(conn.agentId, to, frame.payload)
+    metrics.messageAccepted('ws')
+    if (live.sockets > 0) metrics.messagesDelivered('live', 1)
     if (live.sockets > 0) return write(conn, {type: 'delivered', to, id: live.id, sockets: live.sockets, ...ref})
     // Not connected anywhere: the message joins the store path under the id it already has.
     const {route} = await service.enqueue(conn.agentId, to, frame.payload, live.id)

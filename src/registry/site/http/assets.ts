@@ -1,5 +1,6 @@
 /** `GET /site/<name>.<hash>.<ext>`: the hashed static files, immutable, with ETag/304. */
 import type {Context, Next} from 'koa'
+import {nameRoute} from '../../../http/metrics.js'
 import type {SiteAssets} from '../assets.js'
 import {ASSET_CACHE_CONTROL, SITE_ASSET_PREFIX, SITE_HEADERS} from '../constants.js'
 
@@ -8,6 +9,7 @@ export function assetMiddleware(assets: SiteAssets) {
     if (!ctx.path.startsWith(SITE_ASSET_PREFIX) || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next()
     const asset = assets.get(ctx.path)
     if (!asset) return next()
+    nameRoute(ctx, `${SITE_ASSET_PREFIX}:asset`)
     ctx.set(SITE_HEADERS)
     ctx.set('Cache-Control', ASSET_CACHE_CONTROL)
     ctx.set('ETag', asset.etag)

@@ -7,6 +7,7 @@
 import type {Context, Middleware, Next} from 'koa'
 import compose from 'koa-compose'
 import {answerError} from '../../../http/error-middleware.js'
+import {nameRoute} from '../../../http/metrics.js'
 import type {Logger} from '../../../lib/log.js'
 import type {SiteAssets} from '../assets.js'
 import {html} from '../html.js'
@@ -33,6 +34,8 @@ function withErrorPage(area: SiteArea, assets: SiteAssets, logger: Logger): Midd
         passedOn = true
         return next()
       })
+      // The area answered: its name is the route's label (its paths carry agent ids and cluster names).
+      if (!passedOn) nameRoute(ctx, `site:${area.name}`)
     } catch (error) {
       if (passedOn || !wantsHtml(ctx)) throw error
       answerError(ctx, error, logger, `site page failed (${area.name})`)
