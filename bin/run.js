@@ -8,6 +8,12 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   const {version} = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
   process.stdout.write(`mesh/${version} ${process.platform}-${process.arch} node-${process.version}\n`)
 } else {
+  // @oclif/core checks, as it is imported, that node satisfies its own `engines` (>=18, below ours) by
+  // loading all of semver (~47 modules, 25 ms); npm already holds node to mesh's engines. The variable is
+  // set for that import only, so no child process (a turn's client, git) inherits it.
+  const skip = process.env.OCLIF_DISABLE_ENGINE_WARNING === undefined
+  if (skip) process.env.OCLIF_DISABLE_ENGINE_WARNING = '1'
   const {execute} = await import('@oclif/core')
+  if (skip) delete process.env.OCLIF_DISABLE_ENGINE_WARNING
   await execute({dir: import.meta.url})
 }
