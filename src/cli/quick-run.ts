@@ -99,6 +99,10 @@ export async function runQuick(argv: string[], manifest: URL): Promise<boolean> 
   } catch {
     return false
   }
+  // As oclif does: a reader that closed early (`| head`) ends the output, not the process with a stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error
+  })
   if (flags.json) process.stdout.write(`${JSON.stringify(outcome.result, null, 2)}\n`)
   else {
     if (outcome.notes.length > 0) process.stderr.write(outcome.notes.map((note) => `${note}\n`).join(''))
