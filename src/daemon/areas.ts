@@ -24,6 +24,8 @@ import {architectArea} from './architect/index.js'
 
 const portal = (method: DeclaredRoute['method'], path: string): DeclaredRoute => ({method, path, auth: 'portal'})
 const open = (path: string): DeclaredRoute => ({method: 'GET', path, auth: 'none'})
+/** An IDE page the browser navigates to, on its session cookie. */
+const page = (path: string): DeclaredRoute => ({method: 'GET', path, auth: 'session'})
 
 /** The routes-only areas: each one's routes as the router must know them before the area loads, and its loader. */
 export const LAZY_AREAS = {
@@ -35,8 +37,23 @@ export const LAZY_AREAS = {
   workflows: {routes: [open('/workflows'), open('/workflows/:id'), open('/workflows/:id/runs')], load: async () => (await import('./workflows/index.js')).workflowsArea},
   protocols: {routes: [open('/protocols'), open('/protocols/:id'), open('/protocols/:id/runs')], load: async () => (await import('./workflows/index.js')).protocolsArea},
   links: {routes: [open('/links'), open('/links/:id'), portal('POST', '/links/:id')], load: async () => (await import('./links/index.js')).linksArea},
+  history: {routes: [portal('GET', '/timeline'), portal('GET', '/timeline/:day'), portal('GET', '/validate')], load: async () => (await import('./history/index.js')).historyArea},
   ide: {
-    routes: [{method: 'POST', path: '/ide/login-code', auth: 'bearer'}, open('/login'), portal('GET', '/ide/session'), portal('POST', '/ide/logout'), {method: 'GET', path: '/', auth: 'session'}, portal('GET', '/ide/tasks/:id'), open('/ide/assets/:file')],
+    // In the area's own order: the router tries routes in the order they were added.
+    routes: [
+      {method: 'POST', path: '/ide/login-code', auth: 'bearer'},
+      open('/login'),
+      portal('GET', '/ide/session'),
+      portal('POST', '/ide/logout'),
+      page('/'),
+      page('/ide/team'),
+      portal('GET', '/ide/tasks/:id'),
+      page('/ide/roadmap'),
+      page('/ide/project'),
+      page('/ide/file'),
+      portal('GET', '/ide/roadmap/fragment'),
+      open('/ide/assets/:file'),
+    ],
     load: async () => (await import('./ide/index.js')).ideArea,
   },
 } satisfies Record<string, {routes: DeclaredRoute[]; load: () => Promise<AreaBuilder>}>
@@ -63,6 +80,7 @@ export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = [
   chatArea,
   // After chat: its passes run on the chat area's engine.
   architectArea,
+  lazy('history'),
   // The operator's pages: they read and write through the routes above.
   lazy('ide'),
 ]

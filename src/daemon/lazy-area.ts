@@ -17,10 +17,13 @@ export type AreaBuilder = (context: DaemonContext) => DaemonArea
 
 const key = (route: DeclaredRoute) => `${route.method} ${route.path} ${route.auth}`
 
-/** Throws when the loaded area is not exactly what was declared (a programming error: the test of areas.ts catches it). */
+/**
+ * Throws when the loaded area is not exactly what was declared, in the same order (the router tries routes in
+ * the order they were added): a programming error, which test/daemon/areas.test.ts catches.
+ */
 export function checkDeclared(area: DaemonArea, declared: DeclaredRoute[]): void {
-  const wanted = declared.map(key).sort().join('\n')
-  const got = area.routes.map(key).sort().join('\n')
+  const wanted = declared.map(key).join('\n')
+  const got = area.routes.map(key).join('\n')
   if (wanted !== got) throw new Error(`the ${area.name} area's routes are not the ones declared in src/daemon/areas.ts:\ndeclared:\n${wanted}\nloaded:\n${got}`)
   if (area.start || area.close || area.warnings || area.health) throw new Error(`the ${area.name} area has work of its own besides routes: list it eagerly in src/daemon/areas.ts`)
 }
