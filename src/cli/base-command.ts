@@ -1,5 +1,6 @@
 import {Command} from '@oclif/core'
 import {isMeshError} from '../lib/errors.js'
+import type {CommandOutcome} from './views/outcome.js'
 
 /** oclif's multi-line messages as one line, without its pointer to --help. */
 const oneLine = (message: string) =>
@@ -23,6 +24,14 @@ export abstract class MeshCommand extends Command {
 
   /** True for commands whose stdout is a stream of NDJSON events: their --json error is one more line. */
   protected streamsNdjson = false
+
+  /** Prints a view's outcome (./views/): notes on stderr and lines on stdout unless --json; returns the --json result. */
+  protected show<T>(outcome: CommandOutcome<T>): T {
+    for (const note of outcome.notes) this.logToStderr(note)
+    for (const line of outcome.lines) this.log(line)
+    if (outcome.exitCode !== undefined) process.exitCode = outcome.exitCode
+    return outcome.result
+  }
 
   protected override logJson(json: unknown): void {
     if (this.streamsNdjson) process.stdout.write(JSON.stringify(json) + '\n')

@@ -1,14 +1,16 @@
 import {readFileSync, readdirSync} from 'node:fs'
+import {createRequire} from 'node:module'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import type {ErrorObject, ValidateFunction} from 'ajv'
-import {Ajv2020} from 'ajv/dist/2020.js'
-import addFormatsModule from 'ajv-formats'
+import type {Ajv2020} from 'ajv/dist/2020.js'
 import {invalid} from './errors.js'
 import {patternWords} from './schema-words.js'
 
-// ajv-formats ships CommonJS; under NodeNext its default export is nested one level.
-const addFormats = (addFormatsModule as unknown as {default: (ajv: Ajv2020) => Ajv2020}).default
+// ajv and ajv-formats (CommonJS, ~90 modules, 60–70 ms) are required on the first validation, not when this
+// file is imported: most commands and the daemon's start import a module that may validate, few validate
+// (docs/architecture.md, Start-up). require() keeps getValidator synchronous for its callers.
+const require = createRequire(import.meta.url)
 
 /** Every schema's `$id` is this prefix + `<name>.schema.json` (the file name in schemas/). */
 export const SCHEMA_ID_PREFIX = 'https://mesh.dev/schemas/'
@@ -25,6 +27,9 @@ function instance(): Ajv {
   if (ajv) return ajv
   // validateSchema: false skips checking each schema against the 2020-12 meta-schema at start-up
   // (50–100 ms of every `mesh validate`); test/lib/schemas.test.ts does that check instead.
+  const {Ajv2020} = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')
+  // ajv-formats ships CommonJS with its function as `default`.
+  const addFormats = (require('ajv-formats') as {default: (ajv: Ajv2020) => Ajv2020}).default
   ajv = new Ajv2020({allErrors: true, strict: true, allowUnionTypes: true, useDefaults: false, validateSchema: false})
   addFormats(ajv)
   // "x-" keywords carry editor/tooling hints and are ignored by validation.

@@ -1,7 +1,5 @@
 import {Flags} from '@oclif/core'
 import {MeshCommand} from '../../cli/base-command.js'
-import {findProjectRoot} from '../../standard/project/project-root.js'
-import {formatTable, listTasks} from '../../standard/tasks/index.js'
 import {projectDirFlag} from '../../cli/project-dir.js'
 
 export default class TaskList extends MeshCommand {
@@ -24,15 +22,7 @@ export default class TaskList extends MeshCommand {
 
   async run() {
     const {flags} = await this.parse(TaskList)
-    const root = await findProjectRoot(flags.dir)
-    const tasks = await listTasks(root, {status: flags.status, module: flags.module, owner: flags.owner, initiative: flags.initiative, archived: flags.archived})
-    for (const task of tasks) if (task.problem) this.logToStderr(`Warning: ${task.path}: ${task.problem}; run \`mesh validate\`.`)
-    if (tasks.length === 0) {
-      this.log('No tasks match.')
-    } else {
-      const rows = tasks.map((task) => [task.id, task.status + (task.archived ? ' (archived)' : ''), task.priority, task.module, task.owner, task.initiative ?? '', task.title])
-      this.log(formatTable(['ID', 'STATUS', 'PRIORITY', 'MODULE', 'OWNER', 'INITIATIVE', 'TITLE'], rows))
-    }
-    return tasks
+    const {taskListView} = await import('../../cli/views/task-list.js')
+    return this.show(await taskListView(flags))
   }
 }

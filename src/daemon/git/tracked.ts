@@ -8,12 +8,13 @@
  * behind the area's pulls and commits.
  */
 import {GIT_TIMEOUT_MS} from './constants.js'
-import {createGitRunner, gitReason} from './runner.js'
 
 export type Tracked = {tracked: boolean} | {unknown: string}
 
 /** `path` is relative to `root` (the folder holding `.mesh/`, inside the repository or its root). */
 export async function isTrackedByGit(root: string, path: string, env?: NodeJS.ProcessEnv): Promise<Tracked> {
+  // simple-git is loaded when a file is asked about, not by every reader of the clients files (`mesh team list`).
+  const {createGitRunner, gitReason} = await import('./runner.js')
   const runner = createGitRunner({root, timeoutMs: GIT_TIMEOUT_MS, env})
   try {
     const listed = await runner.serial((git) => git.raw(['ls-files', '-z', '--', path]))

@@ -8,8 +8,9 @@
  * high-water mark, so it can never grow the daemon's memory.
  */
 import type {IncomingMessage} from 'node:http'
+import {createRequire} from 'node:module'
 import type {Duplex} from 'node:stream'
-import {WebSocketServer, type WebSocket} from 'ws'
+import type {WebSocket, WebSocketServer} from 'ws'
 import {STATUS_OF_KIND} from '../../http/error-middleware.js'
 import {writeRawError} from '../../http/raw-error.js'
 import {isMeshError} from '../../lib/errors.js'
@@ -31,11 +32,13 @@ export interface EventsSocket {
 
 export function createEventsSocket(context: DaemonContext, options: {highWaterBytes?: number} = {}): EventsSocket {
   const highWater = options.highWaterBytes ?? EVENTS_HIGH_WATER_BYTES
-  const wss = new WebSocketServer({noServer: true, maxPayload: 4096})
+  // ws (~20 modules) is required at the first subscriber, not at the daemon's start (docs/architecture.md, Start-up).
+  let wss: WebSocketServer | undefined
+  const server = () => (wss ??= new (createRequire(import.meta.url)('ws') as typeof import('ws')).WebSocketServer({noServer: true, maxPayload: 4096}))
   const alive = new WeakSet<WebSocket>()
 
   const unsubscribe = context.events.subscribe((event) => {
-    if (wss.clients.size === 0) return
+    if (!wss || wss.clients.size === 0) return
     const data = JSON.stringify(event)
     for (const ws of wss.clients) {
       if (ws.readyState !== ws.OPEN) continue
@@ -49,7 +52,7 @@ export function createEventsSocket(context: DaemonContext, options: {highWaterBy
   })
 
   const pinger = setInterval(() => {
-    for (const ws of wss.clients) {
+    for (const ws of wss?.clients ?? []) {
       if (!alive.has(ws)) {
         ws.terminate()
         continue
@@ -80,7 +83,7 @@ export function createEventsSocket(context: DaemonContext, options: {highWaterBy
         else writeRawError(socket, 400, 'bad_request', 'The upgrade request could not be read')
         return true
       }
-      wss.handleUpgrade(request, socket, head, (ws) => {
+      server().handleUpgrade(request, socket, head, (ws) => {
         alive.add(ws)
         ws.on('pong', () => alive.add(ws))
         // Subscribers only listen; anything they send is ignored.
@@ -90,14 +93,16 @@ export function createEventsSocket(context: DaemonContext, options: {highWaterBy
       return true
     },
     get clients() {
-      return wss.clients.size
+      return wss?.clients.size ?? 0
     },
     async close() {
       unsubscribe()
       clearInterval(pinger)
-      for (const ws of wss.clients) ws.close(CLOSE_CODES.goingAway, 'daemon stopping')
-      await new Promise<void>((resolve) => wss.close(() => resolve()))
-      for (const ws of wss.clients) ws.terminate()
+      if (!wss) return
+      const opened = wss
+      for (const ws of opened.clients) ws.close(CLOSE_CODES.goingAway, 'daemon stopping')
+      await new Promise<void>((resolve) => opened.close(() => resolve()))
+      for (const ws of opened.clients) ws.terminate()
     },
   }
 }

@@ -13,7 +13,7 @@ import type {DaemonArea} from '../area.js'
 import type {DaemonContext} from '../context.js'
 import {readDaemonSettings} from '../settings.js'
 import {DISCONNECTED_WARN_MS, INVITE_FILE, TAG_SKIPPED} from './constants.js'
-import {createTransportLink, type LinkState, type TransportLink} from './link.js'
+import type {LinkState, TransportLink} from './link.js'
 import {resolveTarget, type TransportTarget} from './target.js'
 
 export {MESSAGE_EVENT, TRANSPORT_ENV} from './constants.js'
@@ -69,13 +69,16 @@ export function createTransportArea(context: DaemonContext, options: TransportAr
       if (closed) return
       const next = await read()
       if (closed || (target && keyOf(target) === keyOf(next))) return
+      // The link and the cluster client load when a transport is configured, not at every daemon's start.
+      const createLink = next.kind === 'connect' ? (await import('./link.js')).createTransportLink : undefined
+      if (closed) return
       link?.close()
       link = null
       target = next
       idleSince = now()
       if (next.kind === 'connect') {
         for (const note of next.notes) context.debug.log({lvl: 'warn', tag: 'transport', msg: note})
-        link = createTransportLink(context, next, {now, backoff: options.backoff, WebSocket: options.WebSocket})
+        link = createLink!(context, next, {now, backoff: options.backoff, WebSocket: options.WebSocket})
         link.start()
       } else {
         context.debug.log({lvl: 'info', tag: TAG_SKIPPED, msg: `not connecting to the project's transport: ${next.reason}`, data: {endpoint: next.endpoint}})
