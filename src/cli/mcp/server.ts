@@ -50,6 +50,8 @@ export async function serveMcp(options: McpServerOptions): Promise<void> {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({tools: MCP_TOOLS.map(({name, description, inputSchema, annotations}) => ({name, description, inputSchema, annotations}))}))
   server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(project, request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>))
   const closed = new Promise<void>((resolve) => (server.onclose = resolve))
+  // spec, stdio: the client ends the session by closing the server's stdin; the SDK's transport does not watch for it.
+  process.stdin.once('end', () => void server.close())
   await server.connect(new StdioServerTransport())
   await closed
 }
