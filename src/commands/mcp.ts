@@ -12,6 +12,8 @@ Through the running daemon (\`mesh serve\`); with none, the tools read the files
   static override flags = {
     dir: projectDirFlag,
     member: Flags.string({description: 'act as this team member (default: MESH_MEMBER in a turn, else the operator)'}),
+    access: Flags.string({description: 'at most this access level, below the member\'s own (a turn passes its level)', options: ['read', 'edit', 'full']}),
+    conv: Flags.string({description: 'the conversation of the turn that runs it: a member\'s delegations come from it (default: MESH_CONV)'}),
     'print-config': Flags.string({description: 'print the snippet that adds this server to a client, and exit', options: ['claude', 'codex', 'gemini']}),
   }
 
@@ -27,6 +29,7 @@ Through the running daemon (\`mesh serve\`); with none, the tools read the files
     }
     const root = await findProjectRoot(flags.dir ?? process.cwd())
     const {serveMcp} = await import('../cli/mcp/server.js')
-    await serveMcp({root, caller: {by, conv: process.env.MESH_CONV?.trim() || null}, version: this.config.version})
+    const access = flags.access as 'read' | 'edit' | 'full' | undefined
+    await serveMcp({root, caller: {by, conv: flags.conv ?? (process.env.MESH_CONV?.trim() || null), ...(access ? {access} : {})}, version: this.config.version})
   }
 }

@@ -25,7 +25,12 @@ export interface McpCaller {
   by: string
   /** The conversation of the turn that runs this server (`MESH_CONV`), if any: a member's delegations come from it. */
   conv: string | null
+  /** A cap below the member's own level: the turn's level (an ask runs at read, a become at the lower of two). */
+  access?: AccessLevel
 }
+
+const LEVELS: readonly AccessLevel[] = ['read', 'edit', 'full']
+const lower = (a: AccessLevel, b: AccessLevel) => (LEVELS.indexOf(a) <= LEVELS.indexOf(b) ? a : b)
 
 export interface McpProject {
   root: string
@@ -60,10 +65,11 @@ export async function openMcpProject(root: string, caller: McpCaller): Promise<M
     requireDaemon,
     reader,
     async assertMayWrite(what) {
-      if (caller.by === BY_OPERATOR) return
-      const level = await accessOf(await requireDaemon(what), caller.by)
+      if (caller.by === BY_OPERATOR && caller.access === undefined) return
+      const own = caller.by === BY_OPERATOR ? 'full' : await accessOf(await requireDaemon(what), caller.by)
+      const level = caller.access ? lower(own, caller.access) : own
       // issue 19, Access: `read` is "no file edits, no shell writes"; a task or queue file is a file edit.
-      if (level === 'read') throw forbidden('access_read_only', `${caller.by} runs at access level read on this machine: ${what} writes a project file, which needs edit or full (\`access:\` in clients.yaml)`)
+      if (level === 'read') throw forbidden('access_read_only', `${caller.by} runs at access level read here: ${what} writes a project file, which needs edit or full (\`access:\` in clients.yaml)`)
     },
   }
 }
