@@ -115,6 +115,21 @@ describe.each(CLIENTS)('with the %s stand-in and the default templates', (client
     expect(Object.fromEntries(team.body.members.map((member: {id: string; access: string}) => [member.id, member.access]))).toMatchObject({developer: 'edit', consultant: 'read'})
   })
 
+  it('with `mcp: {developer: true}` the developer’s turn gets mesh mcp the way the CLI documents, and acts as the developer through it (issue 24)', async () => {
+    const recorded = await start(client, {userClients: 'mcp: {developer: true}\n'})
+    const create = 'stand-in: mcp task_create {"module": "api", "title": "From a turn", "status": "draft"}'
+    const dev = await turn(recorded, {member: 'developer', text: `${create}\nstand-in: say done`})
+    expect(dev.final.status, JSON.stringify(dev.final)).toBe('done')
+    const created = /^mcp task_create: (\{.*\})$/m.exec(String(dev.final.text))
+    expect(created, String(dev.final.text)).not.toBeNull()
+    const id = JSON.parse(created![1]).id as string
+    // The daemon's draft rule holds for the member, through MCP as everywhere.
+    const move = await turn(recorded, {member: 'developer', text: `stand-in: mcp task_move {"id": "${id}", "status": "next"}\nstand-in: say tried`})
+    expect(move.final.text).toMatch(/^mcp task_move: error operator_only: /m)
+    const consultant = await turn(recorded, {member: 'consultant', text: `${create}\nstand-in: say done`})
+    expect(consultant.final.text).toMatch(/^mcp task_create: no MCP server configured$/m)
+  })
+
   it('an ask with the developer’s member token runs at read: the outside caller cannot make it edit', async () => {
     const recorded = await start(client, {exposure: 'external'})
     const token = (await served!.call('GET', '/team/developer/token')).body.token as string
