@@ -13,6 +13,7 @@
  *   session, said in the thread, when the client never confirmed the first;
  *   the confirmed one resumed otherwise).
  */
+import {spawnSync} from 'node:child_process'
 import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -20,7 +21,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {subscribeEvents, type EventsSubscription} from '../../../../src/client/daemon/events.js'
 import type {DaemonEventMessage} from '../../../../src/protocol/events.js'
 import {frontmatter, makeRepo, type FixtureRepo} from '../../../standard/fixtures.js'
-import {serveProject, standInEnv, type ServedProject} from './served.js'
+import {serveProject, STAND_IN_BIN, standInEnv, type ServedProject} from './served.js'
 
 let repo: FixtureRepo | undefined
 let served: ServedProject | undefined
@@ -194,6 +195,24 @@ describe.each(CLIENTS)('with the %s stand-in and the default templates', (client
 })
 
 describe('a client the CLI itself refuses', () => {
+  it('each stand-in refuses a wrong MCP server the way its CLI does (issue 24)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mesh-mcp-flags-'))
+    const run = (cli: string, args: string[], env: NodeJS.ProcessEnv = {}) => spawnSync(process.execPath, [join(STAND_IN_BIN, '..', `${cli}.mjs`), ...args], {input: 'hello', cwd: dir, encoding: 'utf8', env: {...process.env, ...standInEnv(dir), ...env}})
+    try {
+      const missing = run('claude', ['-p', '--mcp-config', join(dir, 'none.json'), '--model', 'opus'])
+      expect([missing.status, missing.stderr]).toEqual([1, expect.stringContaining('MCP config file not found')])
+      expect(run('claude', ['-p', '--mcp-config', '--model', 'opus']).stderr).toMatch(/option '--mcp-config <configs...>' argument missing/)
+      expect(run('claude', ['-p', '--mcp-config', '{"mcpServers": {"mesh": {"args": []}}}', '--model', 'opus']).stderr).toMatch(/a server needs command, url or httpUrl/)
+      expect(run('codex', ['exec', '-c', 'mcp_servers.mesh.command="node"', '-c', 'mcp_servers.mesh.args=node mcp', '-']).stderr).toMatch(/invalid type: "node mcp", expected a sequence in `mcp_servers`/)
+      expect(run('codex', ['exec', '-c', 'mcp_servers.mesh.args=["mcp"]', '-']).stderr).toMatch(/invalid transport in `mcp_servers.mesh`/)
+      writeFileSync(join(dir, 'settings.json'), '{not json')
+      const gemini = run('gemini', ['--model', 'g'], {GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(dir, 'settings.json')})
+      expect([gemini.status, gemini.stderr]).toEqual([1, expect.stringContaining(`Error in ${join(dir, 'settings.json')}`)])
+    } finally {
+      rmSync(dir, {recursive: true, force: true})
+    }
+  })
+
   it('claude’s stream-json without --verbose ends the turn failed with claude’s own words', async () => {
     const recorded = await start('claude', {userClients: 'clients:\n  claude:\n    command: [claude, -p, --output-format, stream-json, "{access}"]\n    format: claude-stream\n'})
     const {final} = await turn(recorded, {member: 'developer', text: 'hello'})
