@@ -6,7 +6,7 @@
 import {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {BIN, cliEnv} from '../../support/cli.js'
+import {BIN, cliEnv, runCli} from '../../support/cli.js'
 import {serveTeam, type ServedTeam} from '../../support/served-team.js'
 import {makeRepo, type FixtureRepo} from '../../standard/fixtures.js'
 
@@ -148,5 +148,20 @@ describe('mesh mcp with no daemon', () => {
     const missing = await call(client, 'task_move', {id: 'API1'})
     expect(missing.ok).toBe(false)
     expect(missing.text).toMatch(/^invalid_arguments: task_move needs status/)
+  })
+})
+
+describe('mesh mcp --print-config', () => {
+  it('prints what each client takes: claude and gemini the mcpServers JSON, codex its config.toml table', async () => {
+    const claude = await runCli(['mcp', '--print-config', 'claude', '--member', 'developer'])
+    expect(claude.code, claude.stderr).toBe(0)
+    expect(JSON.parse(claude.stdout.replace(/^#.*\n/, ''))).toEqual({mcpServers: {mesh: {command: 'mesh', args: ['mcp', '--member', 'developer']}}})
+    const gemini = await runCli(['mcp', '--print-config', 'gemini'])
+    expect(gemini.stdout).toMatch(/^# \.gemini\/settings\.json/)
+    expect(JSON.parse(gemini.stdout.replace(/^#.*\n/, '')).mcpServers.mesh).toEqual({command: 'mesh', args: ['mcp']})
+    expect((await runCli(['mcp', '--print-config', 'codex'])).stdout).toBe('# ~/.codex/config.toml\n[mcp_servers.mesh]\ncommand = "mesh"\nargs = ["mcp"]\n')
+    const wrong = await runCli(['mcp', '--print-config', 'cursor'])
+    expect(wrong.code).not.toBe(0)
+    expect(wrong.stderr).toMatch(/Expected --print-config=cursor to be one of: claude, codex, gemini/)
   })
 })
