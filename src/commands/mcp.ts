@@ -1,6 +1,7 @@
 import {Flags} from '@oclif/core'
 import {MeshCommand} from '../cli/base-command.js'
 import {projectDirFlag} from '../cli/project-dir.js'
+import {MCP_CLIENTS, type McpClientName} from '../lib/mcp-config.js'
 
 export default class Mcp extends MeshCommand {
   static override description = `Serve the project to an MCP client (Claude Code, Codex, Gemini CLI…) over stdio: tasks (list, show, create, move), the context tree, validate, the team (list, ask, delegate), the queue (add) and the timeline.
@@ -14,7 +15,7 @@ Through the running daemon (\`mesh serve\`); with none, the tools read the files
     member: Flags.string({description: 'act as this team member (default: MESH_MEMBER in a turn, else the operator)'}),
     access: Flags.string({description: 'at most this access level, below the member\'s own (a turn passes its level)', options: ['read', 'edit', 'full']}),
     conv: Flags.string({description: 'the conversation of the turn that runs it: a member\'s delegations come from it (default: MESH_CONV)'}),
-    'print-config': Flags.string({description: 'print the snippet that adds this server to a client, and exit', options: ['claude', 'codex', 'gemini']}),
+    'print-config': Flags.string({description: 'print the snippet that adds this server to a client, and exit', options: [...MCP_CLIENTS]}),
   }
 
   async run() {
@@ -24,7 +25,7 @@ Through the running daemon (\`mesh serve\`); with none, the tools read the files
     if (flags['print-config']) {
       const {printedConfig} = await import('../cli/mcp/print-config.js')
       const args = ['mcp', ...(flags.member ? ['--member', flags.member] : [])]
-      process.stdout.write(printedConfig(flags['print-config'] as 'claude' | 'codex' | 'gemini', {command: this.config.bin, args}))
+      process.stdout.write(printedConfig(flags['print-config'] as McpClientName, {command: this.config.bin, args}))
       return
     }
     const root = await findProjectRoot(flags.dir ?? process.cwd())

@@ -15,6 +15,9 @@
  *   settings file, whose path `GEMINI_CLI_SYSTEM_SETTINGS_PATH` overrides:
  *   geminicli.com/docs/cli/configuration, docs/tools/mcp-server.md).
  */
+/** The name the project's MCP server goes by in every client's configuration. */
+export const MCP_SERVER_NAME = 'mesh'
+
 export type McpClientName = 'claude' | 'codex' | 'gemini'
 export const MCP_CLIENTS: readonly McpClientName[] = ['claude', 'codex', 'gemini']
 
@@ -26,12 +29,8 @@ export interface StdioServer {
 /** `{"mcpServers": {<name>: {command, args}}}`: claude's `--mcp-config` file and gemini's settings, the same JSON. */
 export const mcpServersJson = (name: string, server: StdioServer): string => JSON.stringify({mcpServers: {[name]: {command: server.command, args: server.args}}}, null, 2)
 
-/** A TOML basic string (JSON's escapes are TOML's for these characters). */
-const tomlString = (value: string) => JSON.stringify(value)
-const tomlArray = (values: string[]) => `[${values.map(tomlString).join(', ')}]`
-
-/** codex's `-c key=value` overrides for one run. */
-export const codexOverrides = (name: string, server: StdioServer): string[] => ['-c', `mcp_servers.${name}.command=${tomlString(server.command)}`, '-c', `mcp_servers.${name}.args=${tomlArray(server.args)}`]
+/** A TOML basic string, or an array of them (JSON's string escapes are TOML's basic-string escapes). */
+export const tomlValue = (value: string | string[]): string => (typeof value === 'string' ? JSON.stringify(value) : `[${value.map((item) => JSON.stringify(item)).join(', ')}]`)
 
 /** codex's `config.toml` table. */
-export const codexToml = (name: string, server: StdioServer): string => `[mcp_servers.${name}]\ncommand = ${tomlString(server.command)}\nargs = ${tomlArray(server.args)}\n`
+export const codexToml = (name: string, server: StdioServer): string => `[mcp_servers.${name}]\ncommand = ${tomlValue(server.command)}\nargs = ${tomlValue(server.args)}\n`

@@ -1,6 +1,5 @@
 /** `mesh mcp --print-config <client>`: what to paste into each assistant CLI, with where it goes. */
-import {codexToml, mcpServersJson, type McpClientName, type StdioServer} from '../../lib/mcp-config.js'
-import {MCP_SERVER_NAME} from './server.js'
+import {codexToml, MCP_SERVER_NAME, mcpServersJson, type McpClientName, type StdioServer} from '../../lib/mcp-config.js'
 
 export function printedConfig(client: McpClientName, server: StdioServer): string {
   switch (client) {

@@ -9,10 +9,9 @@
  * runs, so the rest of the CLI never loads it.
  */
 import {isMeshError} from '../../lib/errors.js'
+import {MCP_SERVER_NAME} from '../../lib/mcp-config.js'
 import {openMcpProject, type McpCaller} from './caller.js'
 import {MCP_TOOLS} from './tools.js'
-
-export const MCP_SERVER_NAME = 'mesh'
 
 export interface McpServerOptions {
   root: string

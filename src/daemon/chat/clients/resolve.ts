@@ -5,7 +5,7 @@
  * files. docs/daemon.md, Clients.
  */
 import {fileURLToPath} from 'node:url'
-import {mcpServersJson, type StdioServer} from '../../../lib/mcp-config.js'
+import {MCP_SERVER_NAME, mcpServersJson, tomlValue, type StdioServer} from '../../../lib/mcp-config.js'
 import {EFFORTS, type AccessLevel, type ClientTemplate, type Effort} from './templates.js'
 
 /**
@@ -15,8 +15,6 @@ import {EFFORTS, type AccessLevel, type ClientTemplate, type Effort} from './tem
 export const SCRIPT_CLIENT_PATH = fileURLToPath(new URL('../../../../dist/daemon/chat/script/main.js', import.meta.url))
 /** This package's `mesh` program, which a turn's MCP server runs as (`mesh mcp`, issue 24). */
 export const MESH_BIN_PATH = fileURLToPath(new URL('../../../../bin/run.js', import.meta.url))
-/** The name the project's MCP server goes by in every client's configuration. */
-export const MCP_SERVER_NAME = 'mesh'
 
 export interface ClientCall {
   /** The program and its arguments: no project or asker text in them. */
@@ -54,9 +52,6 @@ export interface CallVars {
   mcpFile?: string
 }
 
-/** A TOML value (JSON's string escapes are TOML's basic-string escapes). */
-const toml = (value: string | string[]) => (typeof value === 'string' ? JSON.stringify(value) : `[${value.map((item) => JSON.stringify(item)).join(', ')}]`)
-
 /** Fills a template in; `{effort}` and `{access}` standing alone expand to zero or more arguments. */
 export function buildCall(template: ClientTemplate, vars: CallVars): ClientCall {
   const resumed = !vars.firstTurn && template.resume !== undefined
@@ -67,7 +62,7 @@ export function buildCall(template: ClientTemplate, vars: CallVars): ClientCall 
   const access = template.access?.[vars.access] ?? []
   const mcp = vars.mcp ? (template.mcp ?? []) : []
   const values: Record<string, string> = {
-    ...(vars.mcp ? {mcp_file: vars.mcpFile ?? '', mcp_command: toml(vars.mcp.command), mcp_args: toml(vars.mcp.args)} : {}),
+    ...(vars.mcp ? {mcp_file: vars.mcpFile ?? '', mcp_command: tomlValue(vars.mcp.command), mcp_args: tomlValue(vars.mcp.args)} : {}),
     model: vars.model,
     session: vars.session,
     system_file: vars.systemFile,
