@@ -42,6 +42,8 @@ The daemon runs a project's clients file only while you trust those bytes: a cha
       // issue 19: what each member's client may do is part of what is trusted.
       const levels = Object.entries(view.access)
       if (levels.length > 0) this.log(`and sets access: ${levels.map(([member, level]) => `${printable(member)} ${level}`).join(', ')}`)
+      // issue 24: `mesh mcp` in a member's turns is one more process its client starts.
+      if (view.mcp.length > 0) this.log(`and gives mesh mcp to the turns of: ${view.mcp.map(printable).join(', ')}`)
       if (flags.show) {
         const state = {trusted: 'You trust these bytes on this machine.', changed: 'It changed since you trusted it: the daemon does not use it until you run `mesh trust` again.', untrusted: 'You have not trusted it: the daemon does not use it until you run `mesh trust`.'}
         this.log(state[view.trust])

@@ -8,14 +8,14 @@
 import {CONTEXT_TOTAL_MAX_WORDS} from '../standard/constants.js'
 import {splitFrontmatter} from '../standard/frontmatter.js'
 import {countWords} from '../standard/validate/checks/context-tree.js'
-import type {DaemonContext} from './context.js'
-import {entryRefusal, listProjectFolder, readProjectText, reportRefusedPath} from './project-files.js'
+import {entryRefusal, listProjectFolder, readProjectText, reportRefusedPath, type ProjectReader} from './project-files.js'
 
 export const TOKENS_PER_WORD = 1.5
 /** The tree's folder, relative to `.mesh/`. */
 export const CONTEXT_DIR = 'context'
 
-type Reader = Pick<DaemonContext, 'meshPath' | 'debug'>
+/** The daemon's context, or the files read by a command with no daemon (mesh mcp's context_read). */
+type Reader = ProjectReader
 
 export interface ContextTreeSize {
   words: number

@@ -28,6 +28,13 @@ describe('start-up loads no heavy package', () => {
     expect(loads.packages).toContain('@oclif/core')
     expect(loads.heavy).toEqual([])
   })
+
+  it('mesh mcp --print-config loads neither a heavy package nor the MCP SDK (issue 24: the SDK loads when the server runs)', () => {
+    const loads = heavyModulesLoadedBy(['mcp', '--print-config', 'claude'])
+    expect(loads.status, loads.stderr).toBe(0)
+    expect(loads.heavy).toEqual([])
+    expect(loads.packages).not.toContain('@modelcontextprotocol/sdk')
+  })
 })
 
 // Issue 21: the everyday reads answer on bin/run.js's quick path (src/cli/quick-run.ts), without oclif.

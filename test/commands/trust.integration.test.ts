@@ -67,4 +67,15 @@ describe('mesh trust', () => {
     expect(json(await runCli(['trust', '--json'], {cwd: repo.root, env}))).toMatchObject({trust: 'trusted', clients: [{name: 'local', command: ['llm']}]})
     expect(existsSync(records)).toBe(true)
   })
+
+  it('shows whose turns the file gives mesh mcp, and refuses an mcp entry it cannot use (issue 24)', async () => {
+    const {repo, env} = setup('mcp: {developer: true, architect: false}\n')
+    const shown = await runCli(['trust', '--show'], {cwd: repo.root, env})
+    expect(shown.code, shown.stderr).toBe(0)
+    expect(shown.stdout).toMatch(/^and gives mesh mcp to the turns of: developer$/m)
+    expect(json(await runCli(['trust', '--show', '--json'], {cwd: repo.root, env}))).toMatchObject({mcp: ['developer']})
+    const wrong = setup('mcp: {developer: sure}\n')
+    const refused = await runCli(['trust', '--json'], {cwd: wrong.repo.root, env: wrong.env})
+    expect(json(refused).error).toMatchObject({code: 'clients_file_invalid', message: expect.stringContaining('the mcp entry of developer is true or false')})
+  })
 })

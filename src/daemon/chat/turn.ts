@@ -15,7 +15,7 @@ import {RUNTIME_DIR} from '../constants.js'
 import {boundariesFor} from '../team/boundaries.js'
 import {listCards, readMember, type MemberCard} from '../team/cards.js'
 import {turnAccess} from './clients/access.js'
-import {buildCall} from './clients/resolve.js'
+import {buildCall, MESH_BIN_PATH} from './clients/resolve.js'
 import {clientFor, loadClients} from './clients/sources.js'
 import type {StreamFormat, StreamReport} from './clients/streams/index.js'
 import {clientEnv} from './client-env.js'
@@ -30,6 +30,7 @@ import {ProjectFileError, readProjectFileNoFollow} from './project-file.js'
 import {systemPrompt, teammateCatalog, turnText} from './prompt.js'
 import {parseAnchor} from './resolution/anchor.js'
 import {runTurnProcess, type RunningTurn, type RunOutcome} from './runner.js'
+import {isSandboxed} from './sandbox.js'
 import {parseScript} from './script/script.js'
 import {planSession, settleSession} from './sessions.js'
 import {toolLine} from './tool-summary.js'
@@ -202,7 +203,9 @@ export function startTurn(context: DaemonContext, start: TurnStart): StartedTurn
     let text = turnText(inputs, anchor)
     if (card !== owner) text = `For this turn only you act as ${card.id} (${card.title ?? card.id}):\n\n${card.prompt.trim()}\n\n---\n\n${text}`
     const system = first ? await firstTurnSystem(context, owner) : null
-    const call = buildCall(template, {model, session: session.session, system, prompt: text, effort: owner.effort, access: access.level, script: script?.path ?? '', firstTurn: first, systemFile: join(folder.path, 'system.md'), promptFile: join(folder.path, 'prompt.md')})
+    // issue 24: the project's MCP server, as the turn's profile at the turn's level; never for a turn an asker may steer (its markers are not acted on either).
+    const mcp = clients.mcp[owner.id] === true && !isSandboxed({conv: conv.conv, inputs}) ? {command: process.execPath, args: [MESH_BIN_PATH, 'mcp', '--dir', context.root, '--member', profile, '--access', access.level, '--conv', conv.conv]} : null
+    const call = buildCall(template, {model, session: session.session, system, prompt: text, effort: owner.effort, access: access.level, script: script?.path ?? '', firstTurn: first, systemFile: join(folder.path, 'system.md'), promptFile: join(folder.path, 'prompt.md'), mcp, mcpFile: join(folder.path, 'mcp.json')})
     for (const file of call.files) await folder.write(file.path.slice(folder.path.length + 1), file.content)
     // The turn file holds the asker's text: the owner's alone, like the private files. A linked .runtime/
     // folder is refused (issue 18): the turn fails rather than write outside .mesh/.
@@ -239,7 +242,7 @@ export function startTurn(context: DaemonContext, start: TurnStart): StartedTurn
         argv: call.argv,
         stdin: call.stdin,
         cwd: context.root,
-        env: clientEnv(process.env, {MESH_TURN_FILE: turnFile, MESH_CONV: conv.conv, MESH_MEMBER: profile, MESH_TURN_ID: turn_id, ...(scriptName ? {MESH_SCRIPT_NAME: scriptName} : {})}),
+        env: clientEnv(process.env, {...call.env, MESH_TURN_FILE: turnFile, MESH_CONV: conv.conv, MESH_MEMBER: profile, MESH_TURN_ID: turn_id, ...(scriptName ? {MESH_SCRIPT_NAME: scriptName} : {})}),
         timeoutMs,
         onLine: output.line,
         // A structured stream's lines are JSON, decoded before they are cleaned; one may be long (a tool's output).

@@ -7,7 +7,10 @@
  * (one or the other), `--system-prompt-file <path>`, `--output-format
  * text|json|stream-json`, `--verbose`, `--include-partial-messages`,
  * `--permission-mode <mode>`, `--allowedTools <tools...>`,
- * `--disallowedTools <tools...>`, `--dangerously-skip-permissions`. An
+ * `--disallowedTools <tools...>`, `--dangerously-skip-permissions`,
+ * `--mcp-config <configs...>` (JSON files or strings, each
+ * `{"mcpServers": {…}}`; https://code.claude.com/docs/en/mcp) and
+ * `--strict-mcp-config`. An
  * unknown option is refused the way its parser (commander) does: `error:
  * unknown option '--x'`, exit 1. In print mode the input is the prompt
  * argument and/or stdin when stdin is not a terminal; neither is `Error:
@@ -31,7 +34,7 @@
  */
 import {randomUUID} from 'node:crypto'
 import {join, resolve} from 'node:path'
-import {die, directives, fail, home, insideCwd, printer, readAllStdin, readNamed, reportAndWait, sessionStore, writeEdit} from './common.mjs'
+import {die, directives, fail, home, insideCwd, printer, readAllStdin, readNamed, reportAndWait, runMcpCalls, sessionStore, stdioServers, writeEdit} from './common.mjs'
 
 const PERMISSION_MODES = ['acceptEdits', 'bypassPermissions', 'default', 'dontAsk', 'plan']
 const OPTIONS = {
@@ -51,12 +54,14 @@ const OPTIONS = {
   '--allowedTools': {value: 'variadic', alias: '--allowed-tools'},
   '--disallowedTools': {value: 'variadic', alias: '--disallowed-tools'},
   '--dangerously-skip-permissions': {value: false},
+  '--mcp-config': {value: 'variadic'},
+  '--strict-mcp-config': {value: false},
 }
 const ALIASES = Object.fromEntries(Object.entries(OPTIONS).flatMap(([long, spec]) => [...(spec.short ? [[spec.short, long]] : []), ...(spec.alias ? [[spec.alias, long]] : [])]))
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 const args = process.argv.slice(2)
-const options = {'--allowedTools': [], '--disallowedTools': []}
+const options = {'--allowedTools': [], '--disallowedTools': [], '--mcp-config': []}
 const positional = []
 for (let i = 0; i < args.length; i++) {
   const word = args[i]
@@ -76,8 +81,9 @@ for (let i = 0; i < args.length; i++) {
     // commander: `<tools...>` takes every following argument up to the next option; each may be comma-separated.
     const values = inline !== undefined ? [inline] : []
     while (inline === undefined && i + 1 < args.length && !args[i + 1].startsWith('-')) values.push(args[++i])
-    if (values.length === 0) fail(`error: option '${long} <tools...>' argument missing`)
-    options[long].push(...values.flatMap((value) => value.split(',')).map((tool) => tool.trim()).filter(Boolean))
+    if (values.length === 0) fail(`error: option '${long} <${long === '--mcp-config' ? 'configs' : 'tools'}...>' argument missing`)
+    if (long === '--mcp-config') options[long].push(...values)
+    else options[long].push(...values.flatMap((value) => value.split(',')).map((tool) => tool.trim()).filter(Boolean))
     continue
   }
   const value = inline ?? args[++i]
@@ -105,6 +111,20 @@ if (options['--system-prompt-file'] !== undefined) {
   if (readNamed(path) === null) fail(`Error: System prompt file not found: ${path}`)
 }
 
+// Each --mcp-config value is a JSON string or a file holding one (https://code.claude.com/docs/en/cli-reference).
+const mcpServers = {}
+for (const config of options['--mcp-config']) {
+  const text = config.trim().startsWith('{') ? config : readNamed(resolve(config))
+  if (text === null) fail(`Error: Invalid MCP configuration:\nMCP config file not found: ${resolve(config)}`)
+  let parsed
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    fail(`Error: Invalid MCP configuration:\nMCP config is not a valid JSON`)
+  }
+  Object.assign(mcpServers, stdioServers(parsed.mcpServers, (why) => `Error: Invalid MCP configuration:\n${why}`))
+}
+
 const stdin = await readAllStdin()
 const input = [positional.join(' '), stdin].filter((part) => part.trim() !== '').join('\n\n')
 if (!input) fail('Error: Input must be provided either through stdin or as a prompt argument when using --print')
@@ -121,8 +141,9 @@ if (options['--resume'] !== undefined) {
   sessions.create(session)
 }
 
-await reportAndWait('claude', {input, system, systemFile: options['--append-system-prompt-file'] ?? null, session})
+await reportAndWait('claude', {input, system, systemFile: options['--append-system-prompt-file'] ?? null, session, mcpServers})
 const plan = directives('claude', input)
+await runMcpCalls(plan, mcpServers)
 if (plan.crash === 'before-init') die()
 
 const mode = options['--dangerously-skip-permissions'] ? 'bypassPermissions' : (options['--permission-mode'] ?? 'default')
@@ -137,7 +158,7 @@ const model = options['--model'] ?? 'claude-opus-4-1'
 const message = (content, stop) => ({id: `msg_${randomUUID().replace(/-/g, '').slice(0, 24)}`, type: 'message', role: 'assistant', model, content, stop_reason: stop, usage: {input_tokens: 40, output_tokens: 10}})
 const tools = ['Task', 'Bash', 'Glob', 'Grep', 'Read', 'Edit', 'Write', 'NotebookEdit', 'WebFetch'].filter((tool) => !denied(tool))
 
-if (stream) await out.json({type: 'system', subtype: 'init', cwd: process.cwd(), tools, mcp_servers: [], model, permissionMode: mode, slash_commands: [], apiKeySource: 'none', output_style: 'default', ...base()})
+if (stream) await out.json({type: 'system', subtype: 'init', cwd: process.cwd(), tools, mcp_servers: Object.keys(mcpServers).map((name) => ({name, status: 'connected'})), model, permissionMode: mode, slash_commands: [], apiKeySource: 'none', output_style: 'default', ...base()})
 if (plan.crash === 'after-init') die()
 
 const permissionDenials = []

@@ -6,7 +6,10 @@
  * (repeatable), `--skip-git-repo-check`, `--json`, `--color`,
  * `-s/--sandbox read-only|workspace-write|danger-full-access`,
  * `--dangerously-bypass-approvals-and-sandbox`; a PROMPT of `-`, or none,
- * reads the instructions from stdin. The options global to exec (`--json`,
+ * reads the instructions from stdin. `-c` values are TOML (a value that does
+ * not parse is a literal string); `mcp_servers.<name>.command` (a string)
+ * and `.args` (an array of strings) add a stdio MCP server (docs/config.md),
+ * and a wrong type is refused when the config loads. The options global to exec (`--json`,
  * `--model`, `--skip-git-repo-check`, `-c`, the bypass) may follow
  * `resume`; `--sandbox` may not. An unknown argument is refused the way its
  * parser (clap) does: `error: unexpected argument '--x' found`, exit 2.
@@ -21,7 +24,7 @@
  */
 import {randomUUID} from 'node:crypto'
 import {join} from 'node:path'
-import {die, directives, fail, home, insideCwd, printer, readAllStdin, reportAndWait, sessionStore, writeEdit} from './common.mjs'
+import {die, directives, fail, home, insideCwd, printer, readAllStdin, reportAndWait, runMcpCalls, sessionStore, writeEdit} from './common.mjs'
 
 const USAGE = '\n\nUsage: codex exec [OPTIONS] [PROMPT]\n       codex exec [OPTIONS] <COMMAND> [ARGS]\n\nFor more information, try \'--help\'.'
 const RESUME_USAGE = '\n\nUsage: codex exec resume [OPTIONS] [SESSION_ID] [PROMPT]\n\nFor more information, try \'--help\'.'
@@ -90,8 +93,30 @@ if (resume) {
   threads.create(thread)
 }
 
-await reportAndWait('codex', {input, system: null, model: options['--model'] ?? null, config: options['--config'], thread})
+// `-c key=value`: the value parsed as TOML, else taken as a string (for these keys, TOML strings and arrays of strings read as JSON).
+const tomlValue = (text) => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+const mcpServers = {}
+for (const override of options['--config']) {
+  const key = override.slice(0, override.indexOf('='))
+  const match = /^mcp_servers\.([A-Za-z0-9_-]+)\.(command|args)$/.exec(key)
+  if (!match) continue
+  const value = tomlValue(override.slice(override.indexOf('=') + 1))
+  const [, name, field] = match
+  if (field === 'command' && typeof value !== 'string') fail(`Error loading config.toml: invalid type: ${JSON.stringify(value)}, expected a string in \`mcp_servers\``)
+  if (field === 'args' && !(Array.isArray(value) && value.every((arg) => typeof arg === 'string'))) fail(`Error loading config.toml: invalid type: ${JSON.stringify(value)}, expected a sequence in \`mcp_servers\``)
+  mcpServers[name] = {...(mcpServers[name] ?? {args: []}), [field]: value}
+}
+for (const [name, server] of Object.entries(mcpServers)) if (typeof server.command !== 'string') fail(`Error loading config.toml: invalid transport in \`mcp_servers.${name}\``)
+
+await reportAndWait('codex', {input, system: null, model: options['--model'] ?? null, config: options['--config'], thread, mcpServers})
 const plan = directives('codex', input)
+await runMcpCalls(plan, mcpServers)
 if (plan.crash === 'before-init') die()
 
 const sandbox = options['--dangerously-bypass-approvals-and-sandbox'] ? 'danger-full-access' : (options['--sandbox'] ?? 'read-only')

@@ -16,6 +16,9 @@
  *   stand-in: hold <path>            after the first line of the answer, wait until <path> exists
  *   stand-in: crash before-init      die by SIGKILL once the session is registered, before saying so
  *   stand-in: crash after-init       die by SIGKILL right after confirming the session
+ *   stand-in: mcp <tool> <json>      call <tool> of the MCP server the CLI was given (its documented way:
+ *                                    claude --mcp-config, codex -c mcp_servers.*, gemini's settings file)
+ *                                    with the SDK's client; the answer gets a line `mcp <tool>: <result>`
  *
  * Environment: STANDIN_REPORT_DIR (where `<cli>-<pid>.json` goes: pid,
  * argv, the input it read, the system prompt file's text), STANDIN_RELEASE
@@ -65,7 +68,7 @@ export function readNamed(path) {
 
 /** What the input asks the stand-in to do. */
 export function directives(cli, input) {
-  const plan = {say: [], edits: [], delayMs: 20, hold: null, crash: null}
+  const plan = {say: [], edits: [], delayMs: 20, hold: null, crash: null, mcp: []}
   for (const line of input.split('\n')) {
     const match = /^stand-in:\s*([a-z-]+)\s*(.*)$/.exec(line.trim())
     if (!match) continue
@@ -77,6 +80,10 @@ export function directives(cli, input) {
     } else if (verb === 'delay') plan.delayMs = Number(rest)
     else if (verb === 'hold') plan.hold = rest
     else if (verb === 'crash') plan.crash = rest
+    else if (verb === 'mcp') {
+      const [tool, ...json] = rest.split(' ')
+      plan.mcp.push({tool, args: json.length ? JSON.parse(json.join(' ')) : {}})
+    }
   }
   if (plan.say.length === 0) plan.say.push(`${cli} stand-in: answered`)
   return plan
@@ -134,3 +141,39 @@ export function sessionStore(dir, name = (id) => `${id}.json`) {
 
 /** The home folder the stand-ins keep state under when no CLI-specific variable says otherwise. */
 export const home = () => process.env.HOME || '/tmp'
+
+/**
+ * The stdio servers of an `mcpServers` object (claude's --mcp-config, gemini's settings): `{name: {command, args?}}`;
+ * a server without `command` (nor `url`/`httpUrl`) is refused with `why`.
+ */
+export function stdioServers(value, why) {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) fail(why('mcpServers must be an object'))
+  const servers = {}
+  for (const [name, server] of Object.entries(value)) {
+    if (!server || typeof server !== 'object') fail(why(`mcpServers.${name} must be an object`))
+    if (typeof server.command !== 'string' && typeof server.url !== 'string' && typeof server.httpUrl !== 'string') fail(why(`mcpServers.${name}: a server needs command, url or httpUrl`))
+    if (server.args !== undefined && !(Array.isArray(server.args) && server.args.every((arg) => typeof arg === 'string'))) fail(why(`mcpServers.${name}.args must be an array of strings`))
+    if (typeof server.command === 'string') servers[name] = {command: server.command, args: server.args ?? []}
+  }
+  return servers
+}
+
+/** Runs the plan's `mcp` calls against the stdio servers the CLI was given, as the real CLI's MCP client would; the results lead the answer. */
+export async function runMcpCalls(plan, servers) {
+  if (plan.mcp.length === 0) return
+  const [name] = Object.keys(servers)
+  if (!name) {
+    plan.say.unshift(...plan.mcp.map((call) => `mcp ${call.tool}: no MCP server configured`))
+    return
+  }
+  const [{Client}, {StdioClientTransport}] = await Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/client/stdio.js')])
+  const client = new Client({name: 'stand-in', version: '1.0.0'})
+  await client.connect(new StdioClientTransport({...servers[name], cwd: process.cwd(), stderr: 'ignore'}))
+  const lines = []
+  for (const call of plan.mcp) {
+    const answer = await client.callTool({name: call.tool, arguments: call.args})
+    lines.push(`mcp ${call.tool}: ${answer.isError ? 'error ' : ''}${answer.content.map((part) => part.text).join('')}`)
+  }
+  await client.close()
+  plan.say.unshift(...lines)
+}

@@ -18,11 +18,15 @@
  * `Tool execution denied by policy.`, `policy_violation`). Sessions are
  * files under `$GEMINI_CLI_HOME/.gemini/tmp/<project>/chats/` (default the
  * home folder); resuming one it does not have is `Error resuming session:
- * Invalid session identifier …`, exit 42.
+ * Invalid session identifier …`, exit 42. MCP servers come from the
+ * settings files' `mcpServers` (docs/tools/mcp-server.md); only the system
+ * settings file is modelled, at the path `GEMINI_CLI_SYSTEM_SETTINGS_PATH`
+ * names (docs/cli/configuration.md): a missing file is no settings, one that
+ * is not JSON is refused.
  */
 import {createHash, randomUUID} from 'node:crypto'
 import {join, resolve} from 'node:path'
-import {die, directives, fail, home, printer, reportAndWait, sessionStore, writeEdit} from './common.mjs'
+import {die, directives, fail, home, printer, readNamed, reportAndWait, runMcpCalls, sessionStore, stdioServers, writeEdit} from './common.mjs'
 
 const OPTIONS = {
   '--model': {short: '-m', value: true},
@@ -108,8 +112,22 @@ if (options['--resume'] !== undefined) {
   sessions.create(session)
 }
 
-await reportAndWait('gemini', {input, system: null, model: options['--model'] ?? null, session})
+let mcpServers = {}
+const settingsPath = process.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH
+const settingsText = settingsPath ? readNamed(settingsPath) : null
+if (settingsText !== null) {
+  let settings
+  try {
+    settings = JSON.parse(settingsText)
+  } catch (error) {
+    fail(`Error in ${settingsPath}: ${error.message}\nPlease fix the configuration file(s) and try again.`)
+  }
+  if (settings.mcpServers !== undefined) mcpServers = stdioServers(settings.mcpServers, (why) => `Error in ${settingsPath}: ${why}\nPlease fix the configuration file(s) and try again.`)
+}
+
+await reportAndWait('gemini', {input, system: null, model: options['--model'] ?? null, session, mcpServers})
 const plan = directives('gemini', input)
+await runMcpCalls(plan, mcpServers)
 if (plan.crash === 'before-init') die()
 
 const mode = options['--yolo'] ? 'yolo' : (options['--approval-mode'] ?? 'default')

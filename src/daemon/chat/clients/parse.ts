@@ -5,7 +5,8 @@
  *
  * Shape: `clients: {<name>: {command, resume?, system?, stdin?, model?,
  * effort?, format?, access?}}` and `access: {<member>: read|edit|full}`
- * (issue 19, Access per member). Other top-level keys are left alone, so a
+ * (issue 19, Access per member) and `mcp: {<member>: true|false}` (issue 24:
+ * the member's turns get `mesh mcp`). Other top-level keys are left alone, so a
  * later key can be added without breaking today's files.
  */
 import {parse} from 'yaml'
@@ -24,6 +25,10 @@ export interface ParsedClients {
   access: Record<string, AccessLevel>
   /** Members whose `access:` entry cannot be used, with why: their turns fail rather than run at another level. */
   accessProblems: Record<string, string>
+  /** `mcp:` — whether each member it names gets the project's MCP server in its turns (off unless `true`). */
+  mcp: Record<string, boolean>
+  /** Sentences for `mcp:` entries that cannot be used: they stay off (off grants nothing). */
+  mcpProblems: string[]
 }
 
 export class ClientsFileError extends Error {
@@ -69,10 +74,11 @@ export function parseClientsFile(text: string, base: Record<string, ClientTempla
   } catch (error) {
     throw new ClientsFileError(`${where} is not valid YAML (${(error as Error).message.split('\n')[0]})`)
   }
-  if (data === null || data === undefined) return {names: [], templates: {}, unusable: {}, access: {}, accessProblems: {}}
+  if (data === null || data === undefined) return {names: [], templates: {}, unusable: {}, access: {}, accessProblems: {}, mcp: {}, mcpProblems: []}
   if (typeof data !== 'object' || Array.isArray(data)) throw new ClientsFileError(`${where} must be a mapping with a \`clients:\` key`)
-  const parsed: ParsedClients = {names: [], templates: {}, unusable: {}, access: {}, accessProblems: {}}
+  const parsed: ParsedClients = {names: [], templates: {}, unusable: {}, access: {}, accessProblems: {}, mcp: {}, mcpProblems: []}
   parseAccess((data as {access?: unknown}).access, where, parsed)
+  parseMcp((data as {mcp?: unknown}).mcp, where, parsed)
   const entries = (data as {clients?: unknown}).clients
   if (entries === undefined || entries === null) return parsed
   if (typeof entries !== 'object' || Array.isArray(entries)) throw new ClientsFileError(`${where}: \`clients\` must map each client's name to its template`)
@@ -93,6 +99,10 @@ export function parseClientsFile(text: string, base: Record<string, ClientTempla
       parsed.unusable[name] = `client ${name}: \`format\` is one of ${STREAM_FORMATS.join(', ')}; got ${JSON.stringify(entry.format)}`
       continue
     }
+    if (entry.mcp_args !== undefined && entry.mcp_args !== null && !(Array.isArray(entry.mcp_args) && entry.mcp_args.every((item) => typeof item === 'string'))) {
+      parsed.unusable[name] = `client ${name}: \`mcp_args\` is a list of arguments (\`{mcp}\` in its command expands to them)`
+      continue
+    }
     if (entry.access !== undefined && entry.access !== null && !accessArgs(entry.access)) {
       parsed.unusable[name] = `client ${name}: \`access\` maps ${ACCESS_LEVELS.join(', ')} to lists of arguments`
       continue
@@ -108,6 +118,8 @@ export function parseClientsFile(text: string, base: Record<string, ClientTempla
       // A command of the file's own prints text unless the file says which stream it prints.
       format: isStreamFormat(entry.format) ? entry.format : entry.command ? 'text' : (below?.format ?? 'text'),
       access: entry.access === null ? undefined : ((entry.access as ClientTemplate['access']) ?? below?.access),
+      mcp: entry.mcp_args === null ? undefined : ((entry.mcp_args as string[] | undefined) ?? (entry.command ? undefined : below?.mcp)),
+      mcpEnv: entry.command ? undefined : below?.mcpEnv,
     }
     const problem = problemOf(name, template)
     if (problem) parsed.unusable[name] = problem
@@ -124,5 +136,19 @@ function parseAccess(value: unknown, where: string, parsed: ParsedClients) {
     if (!MEMBER_ID_PATTERN.test(member)) parsed.accessProblems[member] = `${where}: \`access\` names ${JSON.stringify(member)}, which is not a member id`
     else if (!isAccessLevel(level)) parsed.accessProblems[member] = `${where}: the access of ${member} is one of ${ACCESS_LEVELS.join(', ')}; got ${JSON.stringify(level)}`
     else parsed.access[member] = level
+  }
+}
+
+/** `mcp: {<member>: true|false}` into `parsed`; anything else is said and left off. */
+function parseMcp(value: unknown, where: string, parsed: ParsedClients) {
+  if (value === undefined || value === null) return
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    parsed.mcpProblems.push(`${where}: \`mcp\` maps member ids to true or false (e.g. \`mcp: {developer: true}\`); it is ignored`)
+    return
+  }
+  for (const [member, on] of Object.entries(value as Record<string, unknown>)) {
+    if (!MEMBER_ID_PATTERN.test(member)) parsed.mcpProblems.push(`${where}: \`mcp\` names ${JSON.stringify(member)}, which is not a member id; ignored`)
+    else if (typeof on !== 'boolean') parsed.mcpProblems.push(`${where}: the mcp entry of ${member} is true or false; got ${JSON.stringify(on)}, so it stays off`)
+    else parsed.mcp[member] = on
   }
 }

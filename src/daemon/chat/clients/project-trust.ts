@@ -36,6 +36,8 @@ export interface ProjectClientsView {
   clients: TrustedClient[]
   /** The access level it gives each member it names (issue 19): what a member's client may do on this machine. */
   access: Record<string, AccessLevel>
+  /** The members whose turns it gives the project's MCP server (issue 24, `mcp:`): one more process their clients start. */
+  mcp: string[]
 }
 
 export interface TrustOptions {
@@ -68,7 +70,7 @@ export async function inspectProjectClients(options: TrustOptions): Promise<Proj
     if (error instanceof ClientsFileError) throw invalid('clients_file_invalid', `${error.message}; fix it before trusting it`)
     throw error
   }
-  const unusable = [...Object.values(parsed.unusable), ...Object.values(parsed.accessProblems)]
+  const unusable = [...Object.values(parsed.unusable), ...Object.values(parsed.accessProblems), ...parsed.mcpProblems]
   if (unusable.length > 0) throw invalid('clients_file_invalid', `${PROJECT_CLIENTS_FILE}: ${unusable.join('; ')}; fix it before trusting it`)
   const path = await realpath(join(options.root, PROJECT_CLIENTS_FILE))
   const hash = sha256(bytes)
@@ -80,6 +82,7 @@ export async function inspectProjectClients(options: TrustOptions): Promise<Proj
     trust: !recorded ? 'untrusted' : recorded.sha256 === hash ? 'trusted' : 'changed',
     clients: parsed.names.map((name) => ({name, command: parsed.templates[name].command, ...(parsed.templates[name].resume ? {resume: parsed.templates[name].resume} : {})})),
     access: parsed.access,
+    mcp: Object.keys(parsed.mcp).filter((member) => parsed.mcp[member]),
   }
 }
 

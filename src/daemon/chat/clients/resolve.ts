@@ -5,6 +5,7 @@
  * files. docs/daemon.md, Clients.
  */
 import {fileURLToPath} from 'node:url'
+import {MCP_SERVER_NAME, mcpServersJson, tomlValue, type StdioServer} from '../../../lib/mcp-config.js'
 import {EFFORTS, type AccessLevel, type ClientTemplate, type Effort} from './templates.js'
 
 /**
@@ -12,6 +13,8 @@ import {EFFORTS, type AccessLevel, type ClientTemplate, type Effort} from './tem
  * daemon itself runs from source in tests: a child process needs JavaScript.
  */
 export const SCRIPT_CLIENT_PATH = fileURLToPath(new URL('../../../../dist/daemon/chat/script/main.js', import.meta.url))
+/** This package's `mesh` program, which a turn's MCP server runs as (`mesh mcp`, issue 24). */
+export const MESH_BIN_PATH = fileURLToPath(new URL('../../../../bin/run.js', import.meta.url))
 
 export interface ClientCall {
   /** The program and its arguments: no project or asker text in them. */
@@ -22,6 +25,8 @@ export interface ClientCall {
   resumed: boolean
   /** The private files the arguments name, with their content; the turn writes them before the process starts. */
   files: Array<{path: string; content: string}>
+  /** Variables set for the process beside the turn's own (the template's `mcpEnv` when the MCP server is on). */
+  env: Record<string, string>
 }
 
 export interface CallVars {
@@ -41,6 +46,10 @@ export interface CallVars {
   /** Where `{system_file}` and `{prompt_file}` would be written (inside the turn's private folder). */
   systemFile: string
   promptFile: string
+  /** The MCP server the client is told to start (`{mcp}`), or null: the member's turns do not get one. */
+  mcp?: StdioServer | null
+  /** Where `{mcp_file}` would be written. */
+  mcpFile?: string
 }
 
 /** Fills a template in; `{effort}` and `{access}` standing alone expand to zero or more arguments. */
@@ -51,7 +60,9 @@ export function buildCall(template: ClientTemplate, vars: CallVars): ClientCall 
   const prompt = system !== null && template.system === 'prompt' ? `${system}\n\n---\n\n${vars.prompt}` : vars.prompt
   const effort = EFFORTS.includes(vars.effort as Effort) ? (template.effort?.[vars.effort as Effort] ?? []) : []
   const access = template.access?.[vars.access] ?? []
+  const mcp = vars.mcp ? (template.mcp ?? []) : []
   const values: Record<string, string> = {
+    ...(vars.mcp ? {mcp_file: vars.mcpFile ?? '', mcp_command: tomlValue(vars.mcp.command), mcp_args: tomlValue(vars.mcp.args)} : {}),
     model: vars.model,
     session: vars.session,
     system_file: vars.systemFile,
@@ -61,21 +72,23 @@ export function buildCall(template: ClientTemplate, vars: CallVars): ClientCall 
     script: vars.script,
   }
   const used = new Set<string>()
+  const fill = (part: string) =>
+    part.replace(/\{([a-z_]+)\}/g, (whole, name: string) => {
+      if (!(name in values)) return whole
+      used.add(name)
+      return values[name]
+    })
   const argv: string[] = []
   for (const part of resumed ? template.resume! : template.command) {
     if (part === '{effort}') argv.push(...effort)
     else if (part === '{access}') argv.push(...access)
-    else
-      argv.push(
-        part.replace(/\{([a-z_]+)\}/g, (whole, name: string) => {
-          if (!(name in values)) return whole
-          used.add(name)
-          return values[name]
-        }),
-      )
+    else if (part === '{mcp}') argv.push(...mcp.map(fill))
+    else argv.push(fill(part))
   }
+  const env = vars.mcp ? Object.fromEntries(Object.entries(template.mcpEnv ?? {}).map(([name, value]) => [name, fill(value)])) : {}
   const files: ClientCall['files'] = []
   if (used.has('system_file')) files.push({path: vars.systemFile, content: template.system === 'file' ? (system ?? '') : ''})
   if (used.has('prompt_file')) files.push({path: vars.promptFile, content: prompt})
-  return {argv, stdin: template.stdin ? prompt : null, resumed, files}
+  if (used.has('mcp_file') && vars.mcp) files.push({path: vars.mcpFile ?? '', content: mcpServersJson(MCP_SERVER_NAME, vars.mcp)})
+  return {argv, stdin: template.stdin ? prompt : null, resumed, files, env}
 }

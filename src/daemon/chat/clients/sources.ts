@@ -38,6 +38,8 @@ export interface ClientsState {
   access: Record<string, AccessLevel>
   /** Members whose `access:` entry cannot be used: their turns fail with this sentence. */
   refusedAccess: Record<string, string>
+  /** Members whose turns get the project's MCP server (`mcp:`, issue 24); off when absent. */
+  mcp: Record<string, boolean>
   /** Everything an operator should see (/health, the start line). */
   warnings: string[]
 }
@@ -90,6 +92,8 @@ function apply(state: ClientsState, text: string, where: string) {
       state.access[member] = level
       delete state.refusedAccess[member]
     }
+    Object.assign(state.mcp, parsed.mcp)
+    state.warnings.push(...parsed.mcpProblems)
     for (const [member, problem] of Object.entries(parsed.accessProblems)) {
       // Never a silent fallback to another level: the member's turns fail until the entry is fixed.
       const sentence = `${problem}; turns of ${member} fail until it is fixed`
@@ -145,7 +149,7 @@ async function projectLayer(state: ClientsState, root: string, env: NodeJS.Proce
 /** This machine's client templates for the project at `root`, and what it refuses. Read afresh at each call. */
 export async function loadClients(options: ClientSourceOptions): Promise<ClientsState> {
   const env = options.env ?? process.env
-  const state: ClientsState = {clients: {...DEFAULT_CLIENTS}, refused: {}, refusedAll: null, access: {}, refusedAccess: {}, warnings: []}
+  const state: ClientsState = {clients: {...DEFAULT_CLIENTS}, refused: {}, refusedAll: null, access: {}, refusedAccess: {}, mcp: {}, warnings: []}
   await userLayer(state, env)
   await projectLayer(state, options.root, env)
   return state

@@ -78,13 +78,24 @@ export interface ClientTemplate {
   format: StreamFormat
   /** Arguments per access level (`{access}`), each the CLI's documented flags for it. */
   access?: Partial<Record<AccessLevel, string[]>>
+  /**
+   * What `{mcp}` expands to when the member's turns get the project's MCP
+   * server (`mcp: {<member>: true}`, issue 24), else nothing: the CLI's
+   * documented way to add a stdio server for one run. `{mcp_file}` names a
+   * private file holding `{"mcpServers": {"mesh": {command, args}}}`;
+   * `{mcp_command}` and `{mcp_args}` are the command and its arguments as
+   * TOML values (codex's `-c`).
+   */
+  mcp?: string[]
+  /** Environment variables set when the MCP server is on (same placeholders): gemini reads its settings from a file a variable names. */
+  mcpEnv?: Record<string, string>
 }
 
 /** The defaults (each CLI's documented headless flags, sources above; a machine may override any of them). */
 export const DEFAULT_CLIENTS: Record<string, ClientTemplate> = {
   claude: {
-    command: ['claude', '-p', '--model', '{model}', '--session-id', '{session}', '--append-system-prompt-file', '{system_file}', '--output-format', 'stream-json', '--verbose', '--include-partial-messages', '{access}'],
-    resume: ['claude', '-p', '--model', '{model}', '--resume', '{session}', '--output-format', 'stream-json', '--verbose', '--include-partial-messages', '{access}'],
+    command: ['claude', '-p', '--model', '{model}', '{mcp}', '--session-id', '{session}', '--append-system-prompt-file', '{system_file}', '--output-format', 'stream-json', '--verbose', '--include-partial-messages', '{access}'],
+    resume: ['claude', '-p', '--model', '{model}', '{mcp}', '--resume', '{session}', '--output-format', 'stream-json', '--verbose', '--include-partial-messages', '{access}'],
     system: 'file',
     stdin: true,
     defaultModel: 'opus',
@@ -95,10 +106,12 @@ export const DEFAULT_CLIENTS: Record<string, ClientTemplate> = {
       edit: ['--permission-mode', 'acceptEdits'],
       full: ['--permission-mode', 'bypassPermissions'],
     },
+    // `--mcp-config <configs...>` takes files or JSON strings up to the next option; a file keeps paths out of the process list.
+    mcp: ['--mcp-config', '{mcp_file}'],
   },
   codex: {
-    command: ['codex', 'exec', '--json', '--model', '{model}', '--skip-git-repo-check', '{access}', '{effort}', '-'],
-    resume: ['codex', 'exec', '--json', '--model', '{model}', '--skip-git-repo-check', '{access}', '{effort}', 'resume', '{session}', '-'],
+    command: ['codex', 'exec', '--json', '--model', '{model}', '--skip-git-repo-check', '{access}', '{effort}', '{mcp}', '-'],
+    resume: ['codex', 'exec', '--json', '--model', '{model}', '--skip-git-repo-check', '{access}', '{effort}', '{mcp}', 'resume', '{session}', '-'],
     system: 'prompt',
     stdin: true,
     defaultModel: 'gpt-5-codex',
@@ -114,6 +127,8 @@ export const DEFAULT_CLIENTS: Record<string, ClientTemplate> = {
       edit: ['--sandbox', 'workspace-write'],
       full: ['--sandbox', 'danger-full-access'],
     },
+    // `-c` values are TOML; `-c` is global to exec, so it may stand before `resume`.
+    mcp: ['-c', 'mcp_servers.mesh.command={mcp_command}', '-c', 'mcp_servers.mesh.args={mcp_args}'],
   },
   gemini: {
     command: ['gemini', '--model', '{model}', '--output-format', 'stream-json', '{access}'],
@@ -127,6 +142,8 @@ export const DEFAULT_CLIENTS: Record<string, ClientTemplate> = {
       edit: ['--approval-mode', 'auto_edit'],
       full: ['--approval-mode', 'yolo'],
     },
+    // No flag names a settings file; the system settings file's path is a variable, and its mcpServers merge over the user's.
+    mcpEnv: {GEMINI_CLI_SYSTEM_SETTINGS_PATH: '{mcp_file}'},
   },
   /**
    * The built-in deterministic client: replies from a script file (docs/daemon.md, The script client).
@@ -143,7 +160,7 @@ export const DEFAULT_CLIENTS: Record<string, ClientTemplate> = {
 }
 
 /** Placeholders a template may use; anything else in braces is left as written. */
-export const PLACEHOLDERS = ['model', 'session', 'system_file', 'prompt_file', 'node', 'script_client', 'script', 'effort', 'access'] as const
+export const PLACEHOLDERS = ['model', 'session', 'system_file', 'prompt_file', 'node', 'script_client', 'script', 'effort', 'access', 'mcp', 'mcp_file', 'mcp_command', 'mcp_args'] as const
 /** Placeholders that would put project or asker text into the process list, with what to use instead. */
 export const REFUSED_PLACEHOLDERS: Record<string, string> = {
   system: '`{system_file}` (a private file) or `system: prompt`',

@@ -13,6 +13,7 @@
  *   session, said in the thread, when the client never confirmed the first;
  *   the confirmed one resumed otherwise).
  */
+import {spawnSync} from 'node:child_process'
 import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -20,7 +21,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {subscribeEvents, type EventsSubscription} from '../../../../src/client/daemon/events.js'
 import type {DaemonEventMessage} from '../../../../src/protocol/events.js'
 import {frontmatter, makeRepo, type FixtureRepo} from '../../../standard/fixtures.js'
-import {serveProject, standInEnv, type ServedProject} from './served.js'
+import {serveProject, STAND_IN_BIN, standInEnv, type ServedProject} from './served.js'
 
 let repo: FixtureRepo | undefined
 let served: ServedProject | undefined
@@ -115,6 +116,21 @@ describe.each(CLIENTS)('with the %s stand-in and the default templates', (client
     expect(Object.fromEntries(team.body.members.map((member: {id: string; access: string}) => [member.id, member.access]))).toMatchObject({developer: 'edit', consultant: 'read'})
   })
 
+  it('with `mcp: {developer: true}` the developer’s turn gets mesh mcp the way the CLI documents, and acts as the developer through it (issue 24)', async () => {
+    const recorded = await start(client, {userClients: 'mcp: {developer: true}\n'})
+    const create = 'stand-in: mcp task_create {"module": "api", "title": "From a turn", "status": "draft"}'
+    const dev = await turn(recorded, {member: 'developer', text: `${create}\nstand-in: say done`})
+    expect(dev.final.status, JSON.stringify(dev.final)).toBe('done')
+    const created = /^mcp task_create: (\{.*\})$/m.exec(String(dev.final.text))
+    expect(created, String(dev.final.text)).not.toBeNull()
+    const id = JSON.parse(created![1]).id as string
+    // The daemon's draft rule holds for the member, through MCP as everywhere.
+    const move = await turn(recorded, {member: 'developer', text: `stand-in: mcp task_move {"id": "${id}", "status": "next"}\nstand-in: say tried`})
+    expect(move.final.text).toMatch(/^mcp task_move: error operator_only: /m)
+    const consultant = await turn(recorded, {member: 'consultant', text: `${create}\nstand-in: say done`})
+    expect(consultant.final.text).toMatch(/^mcp task_create: no MCP server configured$/m)
+  })
+
   it('an ask with the developer’s member token runs at read: the outside caller cannot make it edit', async () => {
     const recorded = await start(client, {exposure: 'external'})
     const token = (await served!.call('GET', '/team/developer/token')).body.token as string
@@ -179,6 +195,24 @@ describe.each(CLIENTS)('with the %s stand-in and the default templates', (client
 })
 
 describe('a client the CLI itself refuses', () => {
+  it('each stand-in refuses a wrong MCP server the way its CLI does (issue 24)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mesh-mcp-flags-'))
+    const run = (cli: string, args: string[], env: NodeJS.ProcessEnv = {}) => spawnSync(process.execPath, [join(STAND_IN_BIN, '..', `${cli}.mjs`), ...args], {input: 'hello', cwd: dir, encoding: 'utf8', env: {...process.env, ...standInEnv(dir), ...env}})
+    try {
+      const missing = run('claude', ['-p', '--mcp-config', join(dir, 'none.json'), '--model', 'opus'])
+      expect([missing.status, missing.stderr]).toEqual([1, expect.stringContaining('MCP config file not found')])
+      expect(run('claude', ['-p', '--mcp-config', '--model', 'opus']).stderr).toMatch(/option '--mcp-config <configs...>' argument missing/)
+      expect(run('claude', ['-p', '--mcp-config', '{"mcpServers": {"mesh": {"args": []}}}', '--model', 'opus']).stderr).toMatch(/a server needs command, url or httpUrl/)
+      expect(run('codex', ['exec', '-c', 'mcp_servers.mesh.command="node"', '-c', 'mcp_servers.mesh.args=node mcp', '-']).stderr).toMatch(/invalid type: "node mcp", expected a sequence in `mcp_servers`/)
+      expect(run('codex', ['exec', '-c', 'mcp_servers.mesh.args=["mcp"]', '-']).stderr).toMatch(/invalid transport in `mcp_servers.mesh`/)
+      writeFileSync(join(dir, 'settings.json'), '{not json')
+      const gemini = run('gemini', ['--model', 'g'], {GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(dir, 'settings.json')})
+      expect([gemini.status, gemini.stderr]).toEqual([1, expect.stringContaining(`Error in ${join(dir, 'settings.json')}`)])
+    } finally {
+      rmSync(dir, {recursive: true, force: true})
+    }
+  })
+
   it('claude’s stream-json without --verbose ends the turn failed with claude’s own words', async () => {
     const recorded = await start('claude', {userClients: 'clients:\n  claude:\n    command: [claude, -p, --output-format, stream-json, "{access}"]\n    format: claude-stream\n'})
     const {final} = await turn(recorded, {member: 'developer', text: 'hello'})

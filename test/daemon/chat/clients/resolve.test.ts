@@ -32,6 +32,39 @@ describe('client calls', () => {
     expect(buildCall(DEFAULT_CLIENTS.script, vars).argv).toEqual([process.execPath, SCRIPT_CLIENT_PATH, '/s.yaml'])
   })
 
+  it('adds the project’s MCP server only when the member has it on, the way each CLI documents (issue 24)', () => {
+    const mcp = {command: '/usr/bin/node', args: ['/pkg/bin/run.js', 'mcp', '--member', 'developer']}
+    const on = {...vars, mcp, mcpFile: '/private/mcp.json'}
+    const claude = buildCall(DEFAULT_CLIENTS.claude, on)
+    // --mcp-config takes values up to the next option: an option follows it.
+    expect(claude.argv.slice(3, 7)).toEqual(['opus', '--mcp-config', '/private/mcp.json', '--session-id'])
+    expect(JSON.parse(claude.files.find((file) => file.path === '/private/mcp.json')!.content)).toEqual({mcpServers: {mesh: mcp}})
+    expect(buildCall(DEFAULT_CLIENTS.claude, {...on, firstTurn: false, system: null}).argv).toEqual(expect.arrayContaining(['--mcp-config', '/private/mcp.json', '--resume']))
+    const codex = buildCall(DEFAULT_CLIENTS.codex, on)
+    expect(codex.argv).toEqual(expect.arrayContaining(['-c', 'mcp_servers.mesh.command="/usr/bin/node"', '-c', 'mcp_servers.mesh.args=["/pkg/bin/run.js", "mcp", "--member", "developer"]']))
+    expect(codex.argv.at(-1)).toBe('-')
+    const codexLater = buildCall(DEFAULT_CLIENTS.codex, {...on, firstTurn: false, system: null}).argv
+    expect(codexLater.indexOf('mcp_servers.mesh.command="/usr/bin/node"')).toBeLessThan(codexLater.indexOf('resume'))
+    const gemini = buildCall(DEFAULT_CLIENTS.gemini, on)
+    expect(gemini.env).toEqual({GEMINI_CLI_SYSTEM_SETTINGS_PATH: '/private/mcp.json'})
+    expect(gemini.files).toContainEqual({path: '/private/mcp.json', content: expect.stringContaining('"mcpServers"')})
+    for (const client of ['claude', 'codex', 'gemini']) {
+      const off = buildCall(DEFAULT_CLIENTS[client], vars)
+      expect(off.argv.join(' ')).not.toMatch(/mcp/)
+      expect(off.env).toEqual({})
+    }
+  })
+
+  it('reads `mcp: {<member>: true}` from a clients file and says what it cannot use', () => {
+    const parsed = parseClientsFile('mcp: {developer: true, architect: false, Bad_Id: true, tester: yes-please}\n', DEFAULT_CLIENTS, 'f')
+    expect(parsed.mcp).toEqual({developer: true, architect: false})
+    expect(parsed.mcpProblems).toEqual([expect.stringContaining('"Bad_Id", which is not a member id'), expect.stringContaining('the mcp entry of tester is true or false')])
+    expect(parseClientsFile('mcp: [developer]\n', DEFAULT_CLIENTS, 'f').mcpProblems).toEqual([expect.stringContaining('maps member ids to true or false')])
+    const custom = parseClientsFile('clients:\n  mine: {command: [mine, "{mcp}"], mcp_args: [--mcp, "{mcp_file}"]}\n  bad: {command: [bad], mcp_args: --mcp}\n', DEFAULT_CLIENTS, 'f')
+    expect(buildCall(custom.templates.mine, {...vars, mcp: {command: 'n', args: []}, mcpFile: '/p/m.json'}).argv).toEqual(['mine', '--mcp', '/p/m.json'])
+    expect(custom.unusable.bad).toMatch(/mcp_args/)
+  })
+
   it('maps each access level to each CLI’s documented flags', () => {
     const argv = (client: string, access: 'read' | 'edit' | 'full') => buildCall(DEFAULT_CLIENTS[client], {...vars, access}).argv
     expect(argv('claude', 'read').slice(-7)).toEqual(['--permission-mode', 'default', '--disallowedTools', 'Edit', 'Write', 'NotebookEdit', 'Bash'])
@@ -82,7 +115,7 @@ describe('a clients file', () => {
   it('throws on a file that is not YAML or not a mapping, and leaves other top-level keys alone', () => {
     expect(() => parseClientsFile('clients: [', DEFAULT_CLIENTS, 'f')).toThrow(/f is not valid YAML/)
     expect(() => parseClientsFile('- a\n- b\n', DEFAULT_CLIENTS, 'f')).toThrow(/must be a mapping/)
-    expect(parseClientsFile('later: {x: 1}\n', DEFAULT_CLIENTS, 'f')).toEqual({names: [], templates: {}, unusable: {}, access: {}, accessProblems: {}})
+    expect(parseClientsFile('later: {x: 1}\n', DEFAULT_CLIENTS, 'f')).toEqual({names: [], templates: {}, unusable: {}, access: {}, accessProblems: {}, mcp: {}, mcpProblems: []})
   })
 })
 

@@ -33,7 +33,7 @@ describe('client templates', () => {
   it('are the defaults with no file anywhere', async () => {
     const {root, env} = setup({})
     const state = await loadClients({root, env})
-    expect(state).toEqual({clients: DEFAULT_CLIENTS, refused: {}, refusedAll: null, access: {}, refusedAccess: {}, warnings: []})
+    expect(state).toEqual({clients: DEFAULT_CLIENTS, refused: {}, refusedAll: null, access: {}, refusedAccess: {}, mcp: {}, warnings: []})
     expect(clientFor(state, 'nope')).toEqual({refused: expect.stringMatching(/^unknown client "nope"; known: claude, codex, gemini, script/)})
   })
 
