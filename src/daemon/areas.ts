@@ -14,6 +14,7 @@ import {sessionLogArea} from './session-log/index.js'
 import {protocolsArea, workflowsArea} from './workflows/index.js'
 import {linksArea} from './links/index.js'
 import {storageArea} from './storage/index.js'
+import {networkArea} from './network/index.js'
 import {transportArea} from './transport/index.js'
 import {gitArea} from './git/index.js'
 import {standardCheckArea} from './standard-check/index.js'
@@ -35,6 +36,7 @@ export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = [
   protocolsArea,
   linksArea,
   storageArea,
+  networkArea,
   transportArea,
   (context) => gitArea(context),
   (context) => standardCheckArea(context),
