@@ -33,6 +33,8 @@ Exit 0 when it runs and answers, 1 otherwise (stopped, or left behind by a kille
     if (!this.jsonEnabled()) {
       if (state === 'running') {
         this.log(`running on ${result.url} (pid ${result.pid}, since ${result.started_at}, version ${result.version})`)
+        const transport = transportLine(health?.transport)
+        if (transport) this.log(transport)
         for (const warning of (health?.warnings as string[] | undefined) ?? []) this.log(`warning: ${warning}`)
       } else if (state === 'not_answering') this.log(`pid ${result.pid} holds the runtime file but ${result.url ?? 'its port'} does not answer /health`)
       else if (state === 'stale') this.log(`stopped (a daemon, pid ${result.pid}, did not stop cleanly; \`mesh serve\` takes over its files)`)
@@ -41,4 +43,13 @@ Exit 0 when it runs and answers, 1 otherwise (stopped, or left behind by a kille
     if (state !== 'running') process.exitCode = 1
     return result
   }
+}
+
+/** One line on the project's channel: where the daemon is connected, or why not (a project not linked says so calmly). */
+function transportLine(value: unknown): string | null {
+  if (!value || typeof value !== 'object') return null
+  const transport = value as {state?: string; endpoint?: string | null; reason?: string; using?: string}
+  if (transport.state === 'connected') return `transport: connected to ${transport.endpoint}${transport.using === 'fallback' ? ' (transport.fallback)' : ''}`
+  if (transport.state === 'unlinked' || transport.state === 'off') return `transport: ${transport.reason}`
+  return null
 }
