@@ -58,7 +58,7 @@ Writes mesh.json, .mesh/ (cluster.yaml, context, team, docs, modules, instructio
       this.log(`${file.outcome.padEnd(width)}  ${file.path}${file.note ? `  (${file.note})` : ''}`)
     }
     const count = (outcome: string) => result.files.filter((file) => file.outcome === outcome).length
-    this.log(`\n${answers.name} (${answers.id}): ${count('created')} created, ${count('updated')} updated, ${count('kept')} kept. Next: \`mesh validate\`.`)
+    this.log(`\n${answers.name} (${answers.id}): ${count('created')} created, ${count('updated')} updated, ${count('kept')} kept. Next: \`mesh validate\`${flags.link ? '' : ', then \`mesh cluster link\` to give the project its cluster'}.`)
     const scaffolded = {root, answers: {name: answers.name, id: answers.id, type: answers.type, hub: answers.hub, hub_docs: answers.hubDocs}, files: result.files}
     if (!flags.link) return scaffolded
     // The scaffold stays whatever the hub says; a hub that cannot be reached or refuses writes nothing of the link.
