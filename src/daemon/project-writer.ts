@@ -60,7 +60,7 @@ export interface WriteOptions {
  * The one file outside `.mesh/` the writer rewrites: the bootstrap file
  * `mesh.json` at the repository root (spec Bootstrap file), which
  * `mesh cluster link` fills in (issue 23). Named relative to `.mesh/`; its
- * snapshots go under `snapshots/<day>/<time>/_root/`, so a restore puts it back.
+ * previous bytes are kept under `snapshots/<day>/<time>/_root/mesh.json`.
  */
 export const BOOTSTRAP_PATH = '../mesh.json'
 const ROOT_SNAPSHOT_FOLDER = '_root'
