@@ -11,7 +11,7 @@
  * agent it lists gets its file (an existing file is kept), then it is renamed
  * `agents.json.migrated`. docs/network.md, Identity.
  */
-import {readdir, readFile, rename} from 'node:fs/promises'
+import {mkdir, readdir, readFile, rename} from 'node:fs/promises'
 import {basename, dirname, join} from 'node:path'
 import {parse, stringify} from 'yaml'
 import {writeFileAtomic} from '../lib/atomic-write.js'
@@ -33,8 +33,13 @@ const CLIENTS_STEM = 'clients'
 const LEGACY_FILE = 'agents.json'
 const MIGRATED_SUFFIX = '.migrated'
 
-/** The agents folder of a credentials folder: its sibling, as in `.mesh/` (`.mesh/credentials/` → `.mesh/agents/`). */
-export const agentsDirOf = (credentialsDir: string) => join(dirname(credentialsDir), 'agents')
+/**
+ * The agents folder of a credentials folder: its sibling `agents/` when it is
+ * a `credentials/` folder, as in `.mesh/` (`.mesh/credentials/` →
+ * `.mesh/agents/`); inside it otherwise, so a folder given with
+ * `--credentials` is self-contained and two of them never share identities.
+ */
+export const agentsDirOf = (credentialsDir: string) => (basename(credentialsDir) === 'credentials' ? join(dirname(credentialsDir), 'agents') : join(credentialsDir, 'agents'))
 
 /** Refuses the one id that would take the clients file's place, before anything is registered. */
 export function assertLocalAgentId(agentId: string, what = 'agent_id'): string {
@@ -103,6 +108,7 @@ export async function migrateLegacyProfiles(credentialsDir: string): Promise<{mi
     throw new MeshError('invalid', 'credentials_unreadable', `${legacy} is not readable JSON: ${(error as Error).message}; fix or remove it (mesh moves it to .mesh/agents/<id>.yaml)`)
   }
   const dir = agentsDirOf(credentialsDir)
+  await mkdir(dir, {recursive: true, mode: 0o700})
   const existing = new Set(await readdir(dir).catch(() => [] as string[]))
   const migrated: string[] = []
   const skipped: string[] = []
@@ -138,6 +144,8 @@ export async function readProfiles(credentialsDir: string): Promise<Record<strin
 /** Writes `agents/<id>.yaml` (0600: it names where the keys are). */
 export async function saveProfile(credentialsDir: string, agentId: string, profile: AgentProfile): Promise<string> {
   assertLocalAgentId(agentId)
+  // Per machine, like credentials/: the folder is the operator's alone.
+  await mkdir(agentsDirOf(credentialsDir), {recursive: true, mode: 0o700})
   const path = join(agentsDirOf(credentialsDir), `${agentId}.yaml`)
   await writeFileAtomic(path, fileText(agentId, profile), {mode: 0o600})
   return path

@@ -26,7 +26,7 @@ Creates the agent's identity key (or reuses the one kept for this agent id), reg
     endpoint: Flags.string({description: "the agent's own address (https://…)"}),
     capabilities: Flags.string({description: 'comma-separated capabilities (= the card tags; at most 12, each ≤ 50 chars)'}),
     description: Flags.string({description: 'one paragraph, ≤ 500 characters'}),
-    credentials: Flags.string({description: "folder for file-stored secrets (default: the project's .mesh/credentials, found from any subfolder); the identity file goes to its sibling agents/<id>.yaml"}),
+    credentials: Flags.string({description: "folder for file-stored secrets (default: the project's .mesh/credentials, found from any subfolder); identities go to agents/<id>.yaml beside a credentials/ folder, else inside it"}),
     'show-api-key': Flags.boolean({description: 'also print the api_key (it is stored either way)', default: false}),
   }
 

@@ -33,7 +33,7 @@ The card file is re-read before every heartbeat, so edits propagate on the next 
     agent: Flags.string({char: 'a', description: 'agent id (default: the only agent registered from here)'}),
     registry: Flags.string({description: `registry base URL (default: where the agent was registered, else ${DEFAULT_REGISTRY_URL})`, env: REGISTRY_ENV}),
     interval: Flags.integer({description: 'seconds between heartbeats (spec: under 5 minutes)', default: 120, min: 5, max: 290}),
-    credentials: Flags.string({description: "folder of file-stored secrets (default: the project's .mesh/credentials, found from any subfolder; identities in its sibling agents/)"}),
+    credentials: Flags.string({description: "folder of file-stored secrets (default: the project's .mesh/credentials, found from any subfolder; identities in agents/ beside a credentials/ folder, else inside it)"}),
     once: Flags.boolean({description: 'send one heartbeat and exit', default: false}),
   }
 

@@ -69,7 +69,9 @@ describe('mesh register', () => {
     expect(registered).toMatchObject({agent_id: 'alpha', verified: true, rotated: false, identity_key: 'created', secrets_backend: 'file'})
     expect(registered.did).toMatch(/^did:key:z6Mk/)
     expect(registered.api_key).toBeUndefined()
-    for (const file of await readdir(w.creds)) expect((await stat(join(w.creds, file))).mode & 0o777, file).toBe(0o600)
+    // Secrets and the identity file (agents/ inside a folder given with --credentials) are the operator's alone.
+    for (const file of await readdir(w.creds)) expect((await stat(join(w.creds, file))).mode & 0o777, file).toBe(file === 'agents' ? 0o700 : 0o600)
+    expect((await stat(join(w.creds, 'agents', 'alpha.yaml'))).mode & 0o777).toBe(0o600)
 
     const up = await cli(['agent', 'up', '--card', w.card, '--credentials', w.creds, '--once', '--json'])
     expect(up.code, up.stderr).toBe(0)
