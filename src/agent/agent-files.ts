@@ -49,7 +49,7 @@ export function assertLocalAgentId(agentId: string, what = 'agent_id'): string {
   return agentId
 }
 
-/** The names of the secrets of an agent, as its file references them. */
+/** Secret name of an agent's Ed25519 private key (one identity per agent id, whatever the registry), as its file references it. */
 export const identityKeyName = (agentId: string) => `identity.${agentId}`
 
 function fileText(agentId: string, profile: AgentProfile): string {
@@ -75,17 +75,17 @@ function profileOf(path: string, text: string): [string, AgentProfile] {
   }
   const id = basename(path, '.yaml')
   if (!data || typeof data !== 'object' || typeof data.registry !== 'string') throw new MeshError('invalid', 'credentials_unreadable', `${path} is not an agent identity (no registry); register ${id} again`)
-  const text_ = (value: unknown) => (typeof value === 'string' ? value : null)
+  const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : null)
   const key = (data.key && typeof data.key === 'object' ? data.key : {}) as Record<string, unknown>
   return [
     id,
     {
       registry: data.registry,
-      pubkey: text_(data.pubkey),
-      did: text_(data.did),
-      handle: text_(data.handle) ?? id,
+      pubkey: stringOrNull(data.pubkey),
+      did: stringOrNull(data.did),
+      handle: stringOrNull(data.handle) ?? id,
       secrets: key.store === 'file' ? 'file' : 'keychain',
-      registered_at: text_(data.registered_at) ?? '',
+      registered_at: stringOrNull(data.registered_at) ?? '',
     },
   ]
 }

@@ -32,6 +32,7 @@ export async function credentialsDir(flag?: string, cwd: string = process.cwd())
   const root = (await findUpFolder(cwd, '.mesh')) ?? cwd
   return resolve(root, DEFAULT_CREDENTIALS_DIR)
 }
+
 /** Secret name of an agent's api key on one registry. */
 export const apiKeyName = (agentId: string, registry: string) => `api_key.${agentId}@${new URL(registry).host}`
 

@@ -5,7 +5,8 @@
  * project's room (`transport.message`), and /health tells whether it is
  * connected. `transport.fallback` is tried when the endpoint fails; a project
  * not linked yet is one calm /health line; other workflows and non-WebSocket
- * endpoints are skipped with one debug line and a /health warning. It connects in the background: the daemon never waits for it.
+ * endpoints are skipped with one debug line and a /health warning. It
+ * connects in the background: the daemon never waits for it.
  * docs/daemon.md, Transport; docs/daemon-api.md, Transport.
  */
 import type WebSocketClass from 'ws'
@@ -43,7 +44,7 @@ export interface TransportHealth {
   /** ISO time the state began. */
   since: string
   handle?: string
-  /** Which of cluster.yaml's two sockets is in use (absent for `mesh up`'s embedded relay). */
+  /** The socket in use: cluster.yaml's endpoint or fallback, or `mesh up`'s embedded relay. */
   using?: 'endpoint' | 'fallback' | 'embedded'
   /** Retries since the last connect. */
   attempt?: number
@@ -77,7 +78,7 @@ export function createTransportArea(context: DaemonContext, options: TransportAr
   // The target's identity: a change of endpoint, fallback, workflow or token reconnects; anything else in cluster.yaml does not.
   const keyOf = (t: TransportTarget) => (t.kind === 'connect' ? `connect ${t.url} ${t.fallback?.url ?? ''}` : `${t.kind} ${t.reason}`)
   const sockets = (t: ConnectTarget) => (t.fallback ? [t, t.fallback] : [t])
-  const usingOf = (t: ConnectTarget): TransportHealth['using'] => (options.override?.current() ? 'embedded' : socketIndex === 0 ? 'endpoint' : 'fallback')
+  const using = (): TransportHealth['using'] => (options.override?.current() ? 'embedded' : socketIndex === 0 ? 'endpoint' : 'fallback')
 
   const connectTo = (t: ConnectTarget, index: number) => {
     link?.close()
@@ -144,7 +145,7 @@ export function createTransportArea(context: DaemonContext, options: TransportAr
       endpoint: sockets(target)[socketIndex].endpoint,
       since: new Date(snap.since).toISOString(),
       handle: target.handle,
-      using: usingOf(target),
+      using: using(),
       attempt: snap.attempt,
       ...(snap.lastError ? {last_error: snap.lastError} : {}),
     }
