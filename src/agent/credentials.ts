@@ -5,7 +5,7 @@
  * agent's non-secret identity is its `.mesh/agents/<id>.yaml` (./agent-files.ts);
  * the secrets go through src/identity/secrets.ts (keychain or 0600 files).
  */
-import {join, resolve} from 'node:path'
+import {resolve} from 'node:path'
 import {MeshError} from '../lib/errors.js'
 import {findUpFolder} from '../lib/find-up.js'
 import {exportPublicKey, generateIdentityKeyPair, importPrivateKey} from '../identity/keys.js'
