@@ -15,7 +15,7 @@ export interface AgentLogin {
 }
 
 /**
- * Resolves the agent (the `--agent` flag or the only one in agents.json), its
+ * Resolves the agent (the `--agent` flag or the only one in `.mesh/agents/`), its
  * registry and its api key: MESH_API_KEY wins (containers, CI), else the
  * secret store in `dir`; neither is a usage error that says how to fix it.
  */

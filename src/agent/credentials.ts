@@ -1,60 +1,40 @@
 /**
- * Agent-side local credentials for the CLI: which secret names hold an
- * agent's identity key and api key, and a small non-secret profile file
- * (`agents.json`) that remembers which agents were registered where.
- * The secrets themselves go through src/identity/secrets.ts (keychain or 0600 files).
+ * Agent-side local credentials for the CLI: where they are (the project's
+ * `.mesh/credentials/`, found from any subfolder), which secret names hold an
+ * agent's identity key and api key, and which agent a command acts as. Each
+ * agent's non-secret identity is its `.mesh/agents/<id>.yaml` (./agent-files.ts);
+ * the secrets go through src/identity/secrets.ts (keychain or 0600 files).
  */
-import {readFile} from 'node:fs/promises'
-import {join, resolve} from 'node:path'
-import {writeFileAtomic} from '../lib/atomic-write.js'
+import {resolve} from 'node:path'
 import {MeshError} from '../lib/errors.js'
+import {findUpFolder} from '../lib/find-up.js'
 import {exportPublicKey, generateIdentityKeyPair, importPrivateKey} from '../identity/keys.js'
-import type {SecretBackend, SecretStore} from '../identity/secrets.js'
+import type {SecretStore} from '../identity/secrets.js'
+import {identityKeyName, readProfiles, type AgentProfile} from './agent-files.js'
+
+export {agentsDirOf, assertLocalAgentId, identityKeyName, migrateLegacyProfiles, readProfiles, saveProfile, type AgentProfile} from './agent-files.js'
 
 /** DECISIONS/project standard: credentials live under `.mesh/credentials/` (never committed). */
 export const DEFAULT_CREDENTIALS_DIR = '.mesh/credentials'
 export const CREDENTIALS_ENV = 'MESH_CREDENTIALS_DIR'
 /** An api key given in the environment wins over the stored one (containers, CI). */
 export const API_KEY_ENV = 'MESH_API_KEY'
-const PROFILE_FILE = 'agents.json'
 
-export const credentialsDir = (flag?: string) => resolve(flag ?? process.env[CREDENTIALS_ENV] ?? DEFAULT_CREDENTIALS_DIR)
+/**
+ * The credentials folder: the flag, else MESH_CREDENTIALS_DIR, else the
+ * `.mesh/credentials/` of the project holding the current folder (found
+ * upward, as git finds `.git`: a command in a subfolder makes no stray
+ * `.mesh/` there), else `./.mesh/credentials` outside any project.
+ */
+export async function credentialsDir(flag?: string, cwd: string = process.cwd()): Promise<string> {
+  const given = flag || process.env[CREDENTIALS_ENV]
+  if (given) return resolve(cwd, given)
+  const root = (await findUpFolder(cwd, '.mesh')) ?? cwd
+  return resolve(root, DEFAULT_CREDENTIALS_DIR)
+}
 
-/** Secret name of an agent's Ed25519 private key (one identity per agent id, whatever the registry). */
-export const identityKeyName = (agentId: string) => `identity.${agentId}`
 /** Secret name of an agent's api key on one registry. */
 export const apiKeyName = (agentId: string, registry: string) => `api_key.${agentId}@${new URL(registry).host}`
-
-export interface AgentProfile {
-  registry: string
-  pubkey: string | null
-  did: string | null
-  handle: string
-  secrets: SecretBackend
-  registered_at: string
-}
-
-interface ProfileFile {
-  version: 1
-  agents: Record<string, AgentProfile>
-}
-
-export async function readProfiles(dir: string): Promise<Record<string, AgentProfile>> {
-  try {
-    const parsed = JSON.parse(await readFile(join(dir, PROFILE_FILE), 'utf8')) as Partial<ProfileFile>
-    return parsed && typeof parsed.agents === 'object' && parsed.agents ? parsed.agents : {}
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {}
-    throw new MeshError('invalid', 'credentials_unreadable', `${join(dir, PROFILE_FILE)} is not readable JSON: ${(error as Error).message}`)
-  }
-}
-
-export async function saveProfile(dir: string, agentId: string, profile: AgentProfile): Promise<void> {
-  const agents = await readProfiles(dir)
-  agents[agentId] = profile
-  const file: ProfileFile = {version: 1, agents}
-  await writeFileAtomic(join(dir, PROFILE_FILE), JSON.stringify(file, null, 2) + '\n', {mode: 0o600})
-}
 
 /** The agent to act as: the flag, else the only registered one; a clear usage error otherwise. */
 export async function resolveAgentId(dir: string, flag?: string): Promise<{agentId: string; profile: AgentProfile | null}> {

@@ -11,7 +11,7 @@ import {setTimeout as sleepFor} from 'node:timers/promises'
 import {createRegistryClient, type RegistryClient} from '../client/registry/registry-client.js'
 import {openSecretStore, type SecretStore} from '../identity/secrets.js'
 import {isMeshError, MeshError} from '../lib/errors.js'
-import {apiKeyName, identityKeyOf, readProfiles, saveProfile} from './credentials.js'
+import {apiKeyName, assertLocalAgentId, identityKeyOf, readProfiles, saveProfile} from './credentials.js'
 import type {DiscoveryCard} from './discovery-card.js'
 import {runHeartbeat, type HeartbeatEvent} from './heartbeat.js'
 
@@ -41,7 +41,7 @@ export interface KeepRegisteredOptions {
   /** Registry base URL. */
   registry: string
   agentId: string
-  /** The credentials folder (`--credentials`): file secrets and agents.json, as `mesh register` uses it. */
+  /** The credentials folder (`--credentials`): file secrets, with the identity files in its sibling `agents/`, as `mesh register` uses them. */
   credentialsDir: string
   /** The DiscoveryCard to push; read before every beat. Its `endpoint`, `tags` and `description` also go into the registration. */
   loadCard: () => Promise<DiscoveryCard> | DiscoveryCard
@@ -134,7 +134,8 @@ export async function keepRegistered(options: KeepRegisteredOptions): Promise<{b
   const maxBackoff = options.maxBackoffMs ?? 30_000
   const at = () => new Date(clock()).toISOString()
   const client = options.client ?? createRegistryClient({registry: options.registry})
-  // A corrupt agents.json must stop us before the registry hands out an api_key we could not record.
+  assertLocalAgentId(options.agentId, '--agent-id')
+  // An unreadable identity file must stop us before the registry hands out an api_key we could not record.
   await readProfiles(options.credentialsDir)
   const store = options.store ?? (await openSecretStore({dir: options.credentialsDir}))
   let apiKey = options.apiKey ?? (await store.get(apiKeyName(options.agentId, options.registry)))

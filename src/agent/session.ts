@@ -20,7 +20,7 @@ export type AgentSession = RegistrySession
 
 /** Resolves the agent and its registry, reads the api key and exchanges it for a token. */
 export async function openAgentSession(flags: SessionFlags): Promise<AgentSession> {
-  const {agentId, registry, apiKey} = await resolveAgentLogin({dir: credentialsDir(flags.credentials), agent: flags.agent, registry: flags.registry})
+  const {agentId, registry, apiKey} = await resolveAgentLogin({dir: await credentialsDir(flags.credentials), agent: flags.agent, registry: flags.registry})
   const client = createRegistryClient({registry})
   const refresh = async () => (session.token = (await client.token(agentId, apiKey)).token)
   const session: AgentSession = {registry, agentId, token: '', refresh}

@@ -6,7 +6,7 @@ import {assertCredentialsDir} from './credentials-dir.js'
 
 export async function openCheckedSession(flags: SessionFlags): Promise<AgentSession> {
   if (flags.agent !== undefined) assertAgentId(flags.agent, '--agent')
-  await assertCredentialsDir(credentialsDir(flags.credentials))
+  await assertCredentialsDir(await credentialsDir(flags.credentials))
   // Loaded when a command runs, not when oclif reads the command files.
   const {openAgentSession} = await import('../agent/session.js')
   return openAgentSession(flags)

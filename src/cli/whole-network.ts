@@ -8,8 +8,11 @@
 import {readFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {runHeartbeat} from '../agent/heartbeat.js'
+import {ClusterClient, relayUrl} from '../client/cluster/client.js'
 import {createRegistryClient} from '../client/registry/registry-client.js'
+import {DEFAULT_AREAS} from '../daemon/areas.js'
 import {startDaemon, type RunningDaemon} from '../daemon/start.js'
+import {createTransportArea, createTransportOverride, transportArea} from '../daemon/transport/index.js'
 import {serve, type HostedServer} from '../http/host.js'
 import {portIsFree, publicAddress} from '../http/listen.js'
 import {writeFileAtomic} from '../lib/atomic-write.js'
@@ -22,6 +25,8 @@ import {listenFailure} from './serve-failure.js'
 /** Where the embedded registry keeps its SQLite database and secrets, under `.mesh/`. */
 export const NETWORK_DIR = `${RUNTIME_DIR}/network`
 const AGENT_FILE = 'directory-agent.json'
+/** The project's cluster on the embedded relay and its tokens (0600), kept beside the relay's database so the next run adopts it. */
+const CLUSTER_FILE = 'cluster.json'
 export const DEFAULT_REGISTRY_PORT = 8080
 const HEARTBEAT_MS = 120_000
 
@@ -40,6 +45,8 @@ export interface RunningNetwork {
   daemon: RunningDaemon
   registry: {url: string; data: string}
   relay: {url: string}
+  /** The project's private cluster on the embedded relay, which the daemon joins (docs/network.md, mesh up). */
+  cluster: {cluster_id: string; created: boolean}
   agent: {agent_id: string; registered: 'new' | 'known'} | null
   stop(): Promise<void>
 }
@@ -87,6 +94,32 @@ async function keepDirectoryAgentOnline(options: {registryUrl: string; dataDir: 
   return registered
 }
 
+interface EmbeddedCluster {
+  cluster_id: string
+  token: string
+  admin_token: string
+}
+
+/**
+ * The project's private cluster on the embedded relay: the one an earlier run
+ * made, while the relay's database still has it and its admin token owns it,
+ * else a new one. Its tokens stay in the relay's data folder (0600), never in
+ * the committed cluster.yaml; the daemon is handed the socket directly.
+ */
+async function embeddedCluster(options: {registryUrl: string; dataDir: string; name: string}): Promise<EmbeddedCluster & {created: boolean}> {
+  const client = new ClusterClient({relay: options.registryUrl})
+  const file = join(options.dataDir, CLUSTER_FILE)
+  const kept = await readFile(file, 'utf8').then((text) => JSON.parse(text) as EmbeddedCluster, () => null)
+  if (kept && typeof kept.cluster_id === 'string' && typeof kept.token === 'string' && typeof kept.admin_token === 'string') {
+    const owned = await client.get(kept.cluster_id, kept.admin_token).then(() => true, () => false)
+    if (owned) return {...kept, created: false}
+  }
+  const answer = await client.create({name: options.name.slice(0, 100), visibility: 'private'})
+  const cluster: EmbeddedCluster = {cluster_id: answer.cluster_id, token: answer.token, admin_token: answer.admin_token}
+  await writeFileAtomic(file, JSON.stringify(cluster) + '\n', {mode: 0o600})
+  return {...cluster, created: true}
+}
+
 export async function startNetwork(options: NetworkOptions): Promise<RunningNetwork> {
   const dataDir = join(options.root, MESH_DIR, NETWORK_DIR)
   const host = '127.0.0.1'
@@ -96,7 +129,10 @@ export async function startNetwork(options: NetworkOptions): Promise<RunningNetw
   }
   try {
     // The daemon first: its lock refuses a second network in the same project before anything else opens.
-    const daemon = await startDaemon({root: options.root, logger: options.logger, port: options.daemonPort}).catch((error: unknown) => {
+    // The daemon joins the embedded relay's cluster once it listens: its transport follows this override, not cluster.yaml.
+    const override = createTransportOverride()
+    const areas = DEFAULT_AREAS.map((build) => (build === transportArea ? (context: Parameters<typeof build>[0]) => createTransportArea(context, {override}) : build))
+    const daemon = await startDaemon({root: options.root, logger: options.logger, port: options.daemonPort, areas}).catch((error: unknown) => {
       // A fixed --daemon-port in use; the scan of the spec's range says daemon_no_port itself.
       throw listenFailure(error, {service: 'daemon', host, port: options.daemonPort ?? 0, portFlag: '--daemon-port'}) ?? error
     })
@@ -113,21 +149,25 @@ export async function startNetwork(options: NetworkOptions): Promise<RunningNetw
     }
     stops.push(() => hosted.stop())
 
+    const projectName = daemon.daemon.context.projectId() ?? 'project'
+    const cluster = await embeddedCluster({registryUrl, dataDir, name: projectName})
+    const endpoint = relayUrl(registryUrl, `/v1/clusters/${cluster.cluster_id}/ws`, 'ws').toString()
+    override.set({endpoint, token: cluster.token})
+
     const controller = new AbortController()
     stops.push(async () => controller.abort())
     const block = await readDirectoryBlock(options.root)
     let agent: RunningNetwork['agent'] = null
     if (block) {
-      const projectName = daemon.daemon.context.projectId() ?? block.agent_id
       try {
-        const registered = await keepDirectoryAgentOnline({registryUrl, dataDir, block, projectName, signal: controller.signal, onAgent: options.onAgent})
+        const registered = await keepDirectoryAgentOnline({registryUrl, dataDir, block, projectName: daemon.daemon.context.projectId() ?? block.agent_id, signal: controller.signal, onAgent: options.onAgent})
         agent = {agent_id: block.agent_id, registered}
       } catch (error) {
         // The network runs without it; the reason is shown.
         options.onAgent?.({event: 'register_failed', agent_id: block.agent_id, error: isMeshError(error) ? error.message : String(error)})
       }
     }
-    return {daemon, registry: {url: registryUrl, data: dataDir}, relay: {url: registryUrl.replace(/^http/, 'ws') + '/v1/clusters/<cluster_id>/ws'}, agent, stop: stopAll}
+    return {daemon, registry: {url: registryUrl, data: dataDir}, relay: {url: endpoint}, cluster: {cluster_id: cluster.cluster_id, created: cluster.created}, agent, stop: stopAll}
   } catch (error) {
     await stopAll()
     throw error

@@ -150,7 +150,7 @@ A paid skill answers 402 with a payment challenge: it is shown (price in lamport
    */
   private async signingIdentity(flags: {agent?: string; credentials?: string}): Promise<{agentId: string; privateKeyPem: string; registry: string | undefined} | null> {
     const [creds, secrets, keys] = await Promise.all([import('../agent/credentials.js'), import('../identity/secrets.js'), import('../identity/keys.js')])
-    const dir = await assertCredentialsDir(creds.credentialsDir(flags.credentials))
+    const dir = await assertCredentialsDir(await creds.credentialsDir(flags.credentials))
     const profiles = await creds.readProfiles(dir)
     let agentId = flags.agent
     if (agentId === undefined) {

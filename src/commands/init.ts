@@ -13,6 +13,7 @@ Writes mesh.json, .mesh/ (cluster.yaml, context, team, docs, modules, instructio
     '<%= config.bin %> init',
     '<%= config.bin %> init ./my-repo --name "My app" --type service --yes',
     '<%= config.bin %> init --json --yes',
+    '<%= config.bin %> init --hub https://hub.example --link --yes',
   ]
 
   static override args = {
@@ -26,6 +27,7 @@ Writes mesh.json, .mesh/ (cluster.yaml, context, team, docs, modules, instructio
     hub: Flags.string({description: 'hub URL (mesh.json hub.url)'}),
     'hub-docs': Flags.string({description: 'hub docs URL (mesh.json hub.docs; default <hub>/docs)'}),
     yes: Flags.boolean({char: 'y', description: 'take defaults for everything not given, without asking', default: false}),
+    link: Flags.boolean({description: "then link the project to its cluster on the hub's relay, as `mesh cluster link` does (a private cluster)", default: false}),
   }
 
   async run() {
@@ -56,7 +58,13 @@ Writes mesh.json, .mesh/ (cluster.yaml, context, team, docs, modules, instructio
       this.log(`${file.outcome.padEnd(width)}  ${file.path}${file.note ? `  (${file.note})` : ''}`)
     }
     const count = (outcome: string) => result.files.filter((file) => file.outcome === outcome).length
-    this.log(`\n${answers.name} (${answers.id}): ${count('created')} created, ${count('updated')} updated, ${count('kept')} kept. Next: \`mesh validate\`.`)
-    return {root, answers: {name: answers.name, id: answers.id, type: answers.type, hub: answers.hub, hub_docs: answers.hubDocs}, files: result.files}
+    this.log(`\n${answers.name} (${answers.id}): ${count('created')} created, ${count('updated')} updated, ${count('kept')} kept. Next: \`mesh validate\`${flags.link ? '' : ', then \`mesh cluster link\` to give the project its cluster'}.`)
+    const scaffolded = {root, answers: {name: answers.name, id: answers.id, type: answers.type, hub: answers.hub, hub_docs: answers.hubDocs}, files: result.files}
+    if (!flags.link) return scaffolded
+    // The scaffold stays whatever the hub says; a hub that cannot be reached or refuses writes nothing of the link.
+    const {linkProject} = await import('../cli/cluster-link.js')
+    const linked = await linkProject({dir: root})
+    this.log(`${linked.outcome === 'created' ? 'Linked to the new' : 'Linked to its'} ${linked.visibility} cluster ${linked.cluster_id} on ${linked.hub} (${linked.endpoint}).`)
+    return {...scaffolded, cluster: linked}
   }
 }

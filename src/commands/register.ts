@@ -26,7 +26,7 @@ Creates the agent's identity key (or reuses the one kept for this agent id), reg
     endpoint: Flags.string({description: "the agent's own address (https://…)"}),
     capabilities: Flags.string({description: 'comma-separated capabilities (= the card tags; at most 12, each ≤ 50 chars)'}),
     description: Flags.string({description: 'one paragraph, ≤ 500 characters'}),
-    credentials: Flags.string({description: 'folder for file-stored secrets and the agents.json profile (default .mesh/credentials)'}),
+    credentials: Flags.string({description: "folder for file-stored secrets (default: the project's .mesh/credentials, found from any subfolder); identities go to agents/<id>.yaml beside a credentials/ folder, else inside it"}),
     'show-api-key': Flags.boolean({description: 'also print the api_key (it is stored either way)', default: false}),
   }
 
@@ -39,8 +39,9 @@ Creates the agent's identity key (or reuses the one kept for this agent id), reg
       import('../agent/credentials.js'),
     ])
     const registry = resolveRegistryUrl(flags.registry)
-    const dir = await assertCredentialsDir(creds.credentialsDir(flags.credentials))
-    // A corrupt agents.json must stop us before the registry hands out an api_key we could not record.
+    creds.assertLocalAgentId(args.agent_id)
+    const dir = await assertCredentialsDir(await creds.credentialsDir(flags.credentials))
+    // An unreadable identity file (or agents.json to migrate) must stop us before the registry hands out an api_key we could not record.
     await creds.readProfiles(dir)
     const store = await secrets.openSecretStore({dir})
 
@@ -57,10 +58,11 @@ Creates the agent's identity key (or reuses the one kept for this agent id), reg
     } catch (error) {
       throw new MeshError('internal', 'secret_store_failed', `Registered, but the api_key could not be stored (${(error as Error).message}); run \`mesh register ${args.agent_id}\` again to rotate it`)
     }
+    let identityFile: string
     try {
-      await creds.saveProfile(dir, args.agent_id, {registry, pubkey: answer.pubkey, did: answer.did, handle: answer.handle, secrets: store.backend, registered_at: new Date().toISOString()})
+      identityFile = await creds.saveProfile(dir, args.agent_id, {registry, pubkey: answer.pubkey, did: answer.did, handle: answer.handle, secrets: store.backend, registered_at: new Date().toISOString()})
     } catch (error) {
-      throw new MeshError('internal', 'profile_save_failed', `Registered ${args.agent_id} and stored its api_key, but ${dir}/agents.json could not be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pass --agent ${args.agent_id} --registry ${registry} to later commands`)
+      throw new MeshError('internal', 'profile_save_failed', `Registered ${args.agent_id} and stored its api_key, but ${creds.agentsDirOf(dir)}/${args.agent_id}.yaml could not be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pass --agent ${args.agent_id} --registry ${registry} to later commands`)
     }
 
     const result = {
@@ -74,12 +76,14 @@ Creates the agent's identity key (or reuses the one kept for this agent id), reg
       identity_key: createdKey ? 'created' : 'reused',
       secrets_backend: store.backend,
       secrets_location: store.location,
+      identity_file: identityFile,
       ...(flags['show-api-key'] ? {api_key: answer.api_key} : {}),
     }
     if (!this.jsonEnabled()) {
       this.log(`${answer.rotated ? 'Rotated the api_key of' : 'Registered'} ${answer.agent_id} on ${registry}`)
       this.log(`  handle    ${printable(answer.handle)}`)
       this.log(`  identity  ${printable(String(answer.did))} (${createdKey ? 'new key' : 'existing key'}, verified)`)
+      this.log(`  file      ${identityFile}`)
       this.log(`  secrets   ${store.backend === 'keychain' ? store.location : `files in ${store.location} (no OS keychain answered)`}`)
       if (flags['show-api-key']) this.log(`  api_key   ${answer.api_key}`)
       this.log(`Next: mesh agent up --card <card.json>${flags.registry ? ` --registry ${registry}` : ''}`)

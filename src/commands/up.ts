@@ -3,7 +3,7 @@ import {MeshCommand} from '../cli/base-command.js'
 import {projectDirFlag} from '../cli/project-dir.js'
 
 export default class Up extends MeshCommand {
-  static override description = `Run the project's whole network on this machine, in one process: the daemon, a registry with its cluster relay (SQLite in .mesh/.runtime/network/), and the project's directory agent from mesh.json, registered there and kept online.
+  static override description = `Run the project's whole network on this machine, in one process: the daemon, a registry with its cluster relay (SQLite in .mesh/.runtime/network/), the project's private cluster on that relay (the daemon joins it; cluster.yaml is not changed), and the project's directory agent from mesh.json, registered there and kept online.
 
 Prints one table of addresses; Ctrl-C stops everything. See docs/daemon.md, Whole network.`
 
@@ -48,7 +48,7 @@ Prints one table of addresses; Ctrl-C stops everything. See docs/daemon.md, Whol
       announce: async (network) => {
         // What the daemon's /health warns about (a refused clients file, say) comes with the table, as with `mesh serve`.
         const warnings = await network.daemon.daemon.warnings()
-        const up = {event: 'up', root, daemon: {url: network.daemon.url}, registry: network.registry, relay: network.relay, agent: network.agent, warnings}
+        const up = {event: 'up', root, daemon: {url: network.daemon.url}, registry: network.registry, relay: network.relay, cluster: network.cluster, agent: network.agent, warnings}
         if (json) {
           process.stdout.write(JSON.stringify(up) + '\n')
           return
@@ -56,7 +56,7 @@ Prints one table of addresses; Ctrl-C stops everything. See docs/daemon.md, Whol
         const rows = [
           ['daemon', network.daemon.url, `project ${network.daemon.daemon.context.projectId() ?? '(no id)'}`],
           ['registry', network.registry.url, `SQLite in ${network.registry.data}`],
-          ['relay', network.relay.url, 'cluster rooms, boards and posts'],
+          ['relay', network.relay.url, `the project's private cluster (${network.cluster.created ? 'created now' : 'kept from before'}); the daemon joins it`],
           ['agent', network.agent ? network.agent.agent_id : '—', network.agent ? `online (${network.agent.registered === 'new' ? 'registered now' : 'registered before'})` : 'no directory block in mesh.json'],
         ]
         const width = Math.max(...rows.map((r) => r[1].length))

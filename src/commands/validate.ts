@@ -1,5 +1,6 @@
 import {relative, resolve, sep} from 'node:path'
 import {Args, Flags} from '@oclif/core'
+import {MESH_DIR} from '../protocol/daemon.js'
 import {MeshCommand} from '../cli/base-command.js'
 import {stdoutIsTTY} from '../cli/tty.js'
 
@@ -26,7 +27,7 @@ Exit codes: 0 no error-level finding (warnings allowed), 1 at least one error, 2
   ]
 
   static override args = {
-    dir: Args.string({description: 'repository root holding mesh.json and .mesh/', default: '.'}),
+    dir: Args.string({description: 'repository root holding mesh.json and .mesh/ (default: the nearest folder holding .mesh/, from the current one up; else the current one)'}),
   }
 
   static override flags = {
@@ -43,7 +44,9 @@ Exit codes: 0 no error-level finding (warnings allowed), 1 at least one error, 2
   async run() {
     const {args, flags} = await this.parse(Validate)
     const service = await import('../standard/validate/index.js')
-    const root = resolve(args.dir)
+    // From a subfolder the project is found as every command finds it (issue 23); with no .mesh/ above, the folder itself is judged.
+    const {findUpFolder} = await import('../lib/find-up.js')
+    const root = args.dir === undefined ? ((await findUpFolder(process.cwd(), MESH_DIR)) ?? process.cwd()) : resolve(args.dir)
     // `--commits ''` is a mistake to report, not a request to check the folder.
     const report = flags.commits === undefined ? await service.validateProject(root) : await service.validateCommits(root, flags.commits)
     if (!report.ok) process.exitCode = 1

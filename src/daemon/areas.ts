@@ -15,6 +15,7 @@ import {watchArea} from './watch/index.js'
 import {stateArea} from './state/index.js'
 import {sessionLogArea} from './session-log/index.js'
 import {storageArea} from './storage/index.js'
+import {networkArea} from './network/index.js'
 import {transportArea} from './transport/index.js'
 import {gitArea} from './git/index.js'
 import {standardCheckArea} from './standard-check/index.js'
@@ -73,6 +74,7 @@ export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = [
   lazy('protocols'),
   lazy('links'),
   storageArea,
+  networkArea,
   transportArea,
   (context) => gitArea(context),
   (context) => standardCheckArea(context),

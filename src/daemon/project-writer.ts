@@ -52,7 +52,18 @@ export interface SnapshotRecord {
 export interface WriteOptions {
   /** Recorded with the snapshot and passed to listeners. */
   reason: string
+  /** File mode of the new bytes (default 0644); secrets under `credentials/` are 0600. */
+  mode?: number
 }
+
+/**
+ * The one file outside `.mesh/` the writer rewrites: the bootstrap file
+ * `mesh.json` at the repository root (spec Bootstrap file), which
+ * `mesh cluster link` fills in (issue 23). Named relative to `.mesh/`; its
+ * previous bytes are kept under `snapshots/<day>/<time>/_root/mesh.json`.
+ */
+export const BOOTSTRAP_PATH = '../mesh.json'
+const ROOT_SNAPSHOT_FOLDER = '_root'
 
 export interface WrittenFile {
   /** Relative to `.mesh/`. */
@@ -90,6 +101,7 @@ export function createProjectWriter(options: ProjectWriterOptions): ProjectWrite
   const listeners = new Set<(written: WrittenFile) => void>()
 
   const resolvePath = (relativePath: string) => {
+    if (relativePath === BOOTSTRAP_PATH) return join(options.root, 'mesh.json')
     if (typeof relativePath !== 'string' || relativePath === '' || relativePath.includes('\0') || isAbsolute(relativePath)) {
       throw invalid('invalid_path', 'A project path is relative to .mesh/ and not empty')
     }
@@ -108,7 +120,7 @@ export function createProjectWriter(options: ProjectWriterOptions): ProjectWrite
   /** The previous bytes, only from a regular file: a link (or a FIFO) at the target is not read, and keeps no snapshot. */
   const previousBytes = async (inside: string): Promise<Buffer | null> => {
     try {
-      return await readContainedFile(meshDir, inside)
+      return inside === BOOTSTRAP_PATH ? await readContainedFile(options.root, 'mesh.json') : await readContainedFile(meshDir, inside)
     } catch (error) {
       if (!isPathRefused(error)) throw error
       options.onRefused?.(error)
@@ -124,9 +136,10 @@ export function createProjectWriter(options: ProjectWriterOptions): ProjectWrite
     const {day, time} = stampOf(ts)
     // Two rewrites of one file in the same millisecond get folders `<time>`, `<time>-1`, … so neither copy is lost.
     // The copy and the index are written under the same checks as the target (a linked folder on the way is refused).
-    let snapshot = [SNAPSHOTS_DIR, day, time, inside].join('/')
+    const kept = inside === BOOTSTRAP_PATH ? `${ROOT_SNAPSHOT_FOLDER}/mesh.json` : inside
+    let snapshot = [SNAPSHOTS_DIR, day, time, kept].join('/')
     for (let n = 1; !(await createContainedFileExclusive(meshDir, snapshot, previous)); n++) {
-      snapshot = [SNAPSHOTS_DIR, day, `${time}-${n}`, inside].join('/')
+      snapshot = [SNAPSHOTS_DIR, day, `${time}-${n}`, kept].join('/')
     }
     const record: SnapshotRecord = {ts, path: inside, snapshot, bytes: previous.length, sha256: createHash('sha256').update(previous).digest('hex'), reason}
     await appendContainedFile(meshDir, [SNAPSHOTS_DIR, day, SNAPSHOT_INDEX].join('/'), JSON.stringify(record) + '\n')
@@ -138,14 +151,14 @@ export function createProjectWriter(options: ProjectWriterOptions): ProjectWrite
     async write(relativePath, data, writeOptions) {
       const absolute = resolvePath(relativePath)
       const inside = relative(meshDir, absolute).split(sep).join('/')
-      await ensureContainedFolder(meshDir, dirname(inside)).catch(outsideOf(relativePath))
+      if (inside !== BOOTSTRAP_PATH) await ensureContainedFolder(meshDir, dirname(inside)).catch(outsideOf(relativePath))
       if (inside === 'public/AGENT_INSTRUCTIONS.md' || inside === 'public/RESOURCES.md') {
         const previous = await readContainedText(meshDir, inside).catch(() => null)
         assertOperatorTextKept(inside, previous, typeof data === 'string' ? data : Buffer.from(data).toString('utf8'))
       }
       const snapshot = await keepSnapshot(inside, writeOptions.reason)
       // The rename replaces a link standing at the name; it never writes through one.
-      await writeFileAtomic(absolute, data)
+      await writeFileAtomic(absolute, data, writeOptions.mode === undefined ? {} : {mode: writeOptions.mode})
       const written: WrittenFile = {path: inside, absolutePath: absolute, snapshot, reason: writeOptions.reason}
       for (const listener of listeners) listener(written)
       return written

@@ -2,6 +2,7 @@ import {mkdtemp, readFile, rm} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
+import {parse} from 'yaml'
 import {apiKeyName, identityKeyName} from '../../src/agent/credentials.js'
 import type {DiscoveryCard} from '../../src/agent/discovery-card.js'
 import {keepRegistered, type KeepRegisteredOptions, type ServedAgentEvent} from '../../src/agent/registration.js'
@@ -65,8 +66,10 @@ function fakeRegistry(script: {register?: Step[]; token?: Step[]} = {}, beats = 
 }
 
 async function setup({fake, ...over}: Partial<KeepRegisteredOptions> & {fake?: ReturnType<typeof fakeRegistry>} = {}) {
-  const dir = await mkdtemp(join(tmpdir(), 'mesh-registration-'))
-  dirs.push(dir)
+  const base = await mkdtemp(join(tmpdir(), 'mesh-registration-'))
+  dirs.push(base)
+  // As in a project: credentials/ with its sibling agents/.
+  const dir = join(base, 'credentials')
   const store = createFileSecretStore(dir)
   const registry = fake ?? fakeRegistry()
   const events: ServedAgentEvent[] = []
@@ -97,8 +100,8 @@ describe('keepRegistered', () => {
     expect(registry.calls[2].body).toMatchObject({description: 'Echoes.', capabilities: ['echo'], agent_card: card})
     expect(await store.get(apiKeyName('echo', REGISTRY))).toBe('key-1')
     expect(await store.get(identityKeyName('echo'))).toContain('PRIVATE KEY')
-    const profiles = JSON.parse(await readFile(join(dir, 'agents.json'), 'utf8'))
-    expect(profiles.agents.echo).toMatchObject({registry: REGISTRY, handle: `${REGISTRY}/agent/echo`, secrets: 'file'})
+    const identity = parse(await readFile(join(dir, '..', 'agents', 'echo.yaml'), 'utf8'))
+    expect(identity).toMatchObject({id: 'echo', registry: REGISTRY, handle: `${REGISTRY}/agent/echo`, key: {store: 'file', name: 'identity.echo'}})
     expect(events.map((e) => e.event)).toEqual(['registered', 'heartbeat', 'stopped'])
     expect(events[0]).toMatchObject({event: 'registered', agent_id: 'echo', registry: REGISTRY, rotated: false, identity_key: 'created', verified: true})
     expect(JSON.stringify(events)).not.toContain('key-1')

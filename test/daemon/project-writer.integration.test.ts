@@ -39,6 +39,22 @@ describe('the project writer', () => {
     expect((await writer.write('credentials/team-tokens.yaml', 'new: secret\n', {reason: 'test'})).snapshot).toBeNull()
   })
 
+  it('writes the bootstrap file mesh.json at the root, the one file outside .mesh/, its previous bytes kept under _root/', async () => {
+    repo = makeRepo()
+    const before = readFileSync(join(repo.root, 'mesh.json'), 'utf8')
+    const written = await writerOf(repo.root).write('../mesh.json', '{"mesh_version": 1}\n', {reason: 'cluster.link'})
+    expect(readFileSync(join(repo.root, 'mesh.json'), 'utf8')).toBe('{"mesh_version": 1}\n')
+    expect(written.snapshot).toMatchObject({path: '../mesh.json', snapshot: 'snapshots/2026-11-24/044501.123Z/_root/mesh.json'})
+    expect(repo.read(`.mesh/${written.snapshot!.snapshot}`)).toBe(before)
+  })
+
+  it('writes a secret with the mode it is given', async () => {
+    repo = makeRepo()
+    await writerOf(repo.root).write('credentials/invite.url', 'wss://x/ws?token=ck_a\n', {reason: 'test', mode: 0o600})
+    const {statSync} = await import('node:fs')
+    expect(statSync(join(repo.root, '.mesh/credentials/invite.url')).mode & 0o777).toBe(0o600)
+  })
+
   it('keeps no snapshot of a new file or when snapshots are off', async () => {
     repo = makeRepo()
     expect((await writerOf(repo.root).write('docs/new.md', 'x', {reason: 'test'})).snapshot).toBeNull()
@@ -49,7 +65,7 @@ describe('the project writer', () => {
   it('refuses paths that leave .mesh/, including through a symlinked folder', async () => {
     repo = makeRepo()
     const writer = writerOf(repo.root)
-    for (const path of ['../mesh.json', '/etc/passwd', '', 'docs/../../x', 'a\0b']) {
+    for (const path of ['../other.json', '../.gitignore', '/etc/passwd', '', 'docs/../../x', 'a\0b']) {
       expect(await caught(writer.write(path, 'x', {reason: 'test'}))).toMatchObject({code: 'invalid_path'})
     }
     const outside = join(repo.root, 'outside')

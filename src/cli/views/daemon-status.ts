@@ -19,9 +19,20 @@ export async function daemonStatusView(flags: {dir?: string}): Promise<CommandOu
   const lines: string[] = []
   if (state === 'running') {
     lines.push(`running on ${result.url} (pid ${result.pid}, since ${result.started_at}, version ${result.version})`)
+    const transport = transportLine(health?.transport)
+    if (transport) lines.push(transport)
     for (const warning of (health?.warnings as string[] | undefined) ?? []) lines.push(`warning: ${warning}`)
   } else if (state === 'not_answering') lines.push(`pid ${result.pid} holds the runtime file but ${result.url ?? 'its port'} does not answer /health`)
   else if (state === 'stale') lines.push(`stopped (a daemon, pid ${result.pid}, did not stop cleanly; \`mesh serve\` takes over its files)`)
   else lines.push('stopped')
   return {result, lines, notes: [], exitCode: state === 'running' ? undefined : 1}
+}
+
+/** One line on the project's channel: where the daemon is connected, or why not (a project not linked says so calmly). */
+function transportLine(value: unknown): string | null {
+  if (!value || typeof value !== 'object') return null
+  const transport = value as {state?: string; endpoint?: string | null; reason?: string; using?: string}
+  if (transport.state === 'connected') return `transport: connected to ${transport.endpoint}${transport.using === 'fallback' ? ' (transport.fallback)' : ''}`
+  if (transport.state === 'unlinked' || transport.state === 'off') return `transport: ${transport.reason}`
+  return null
 }

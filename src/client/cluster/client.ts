@@ -82,9 +82,13 @@ export class ClusterClient {
     return this.request<ClusterList>('GET', '/v1/clusters')
   }
 
-  /** `GET /v1/clusters/<id-or-slug>`: one public cluster (404 for private or unknown). */
-  async get(idOrSlug: string): Promise<Record<string, unknown>> {
-    const answer = await this.request<{cluster: Record<string, unknown>}>('GET', `/v1/clusters/${encodeURIComponent(idOrSlug)}`)
+  /**
+   * `GET /v1/clusters/<id-or-slug>`: one public cluster (404 for private or
+   * unknown), or a private one to a holder of its `ck_` or `ak_` token
+   * (header `x-cluster-token`).
+   */
+  async get(idOrSlug: string, token?: string): Promise<Record<string, unknown>> {
+    const answer = await this.request<{cluster: Record<string, unknown>}>('GET', `/v1/clusters/${encodeURIComponent(idOrSlug)}`, token ? {headers: {'x-cluster-token': token}} : {})
     return answer.cluster
   }
 

@@ -42,7 +42,7 @@ Serves the agent contract — the card at /.well-known/agent.json (with url = th
     registry: Flags.string({description: 'register the agent there if needed and keep it online (heartbeat)', env: REGISTRY_ENV}),
     register: Flags.boolean({description: 'register and heartbeat when a registry is given (--no-register: only serve, even with MESH_REGISTRY set)', default: true, allowNo: true}),
     'agent-id': Flags.string({description: "the agent's id on the registry and in /health (default: the card's name in kebab-case)"}),
-    credentials: Flags.string({description: 'folder of file-stored secrets and agents.json (default .mesh/credentials)'}),
+    credentials: Flags.string({description: "folder of file-stored secrets (default: the project's .mesh/credentials, found from any subfolder; identities in agents/ beside a credentials/ folder, else inside it)"}),
     interval: Flags.integer({description: 'seconds between heartbeats (spec: under 5 minutes)', default: 120, min: 5, max: 290}),
     proxy: Flags.boolean({description: 'behind a reverse proxy: the client IP (free allowance) is the one in X-Forwarded-For', default: false}),
     'log-level': Flags.option({options: ['debug', 'info', 'warn', 'error'] as const, description: 'log level (stderr)', default: 'info', env: 'MESH_LOG_LEVEL'})(),
@@ -91,8 +91,9 @@ Serves the agent contract — the card at /.well-known/agent.json (with url = th
     const discoveryFor = (url: string) => discoveryCardOf({...folder.card, url}, {publicUrl: url, source: join(args.dir, 'agent.json')})
     if (registry) {
       discoveryFor(publicUrl ?? 'http://127.0.0.1')
-      const {credentialsDir} = await import('../../agent/credentials.js')
-      credentials = await assertCredentialsDir(credentialsDir(flags.credentials))
+      const {assertLocalAgentId, credentialsDir} = await import('../../agent/credentials.js')
+      assertLocalAgentId(agentId, '--agent-id')
+      credentials = await assertCredentialsDir(await credentialsDir(flags.credentials))
     }
 
     const logger = createLogger({name: 'agent', level: flags['log-level']})

@@ -33,7 +33,7 @@ The card file is re-read before every heartbeat, so edits propagate on the next 
     agent: Flags.string({char: 'a', description: 'agent id (default: the only agent registered from here)'}),
     registry: Flags.string({description: `registry base URL (default: where the agent was registered, else ${DEFAULT_REGISTRY_URL})`, env: REGISTRY_ENV}),
     interval: Flags.integer({description: 'seconds between heartbeats (spec: under 5 minutes)', default: 120, min: 5, max: 290}),
-    credentials: Flags.string({description: 'folder of file-stored secrets and agents.json (default .mesh/credentials)'}),
+    credentials: Flags.string({description: "folder of file-stored secrets (default: the project's .mesh/credentials, found from any subfolder; identities in agents/ beside a credentials/ folder, else inside it)"}),
     once: Flags.boolean({description: 'send one heartbeat and exit', default: false}),
   }
 
@@ -56,7 +56,7 @@ The card file is re-read before every heartbeat, so edits propagate on the next 
     }
     const loadCard = () => loadCardFile(cardPath).catch((error: unknown) => Promise.reject(cardError(error, flags.card, cardPath)))
     await loadCard()
-    const dir = await assertCredentialsDir(credentialsDir(flags.credentials))
+    const dir = await assertCredentialsDir(await credentialsDir(flags.credentials))
     const {agentId, registry, apiKey} = await resolveAgentLogin({dir, agent: flags.agent, registry: flags.registry})
 
     const pretty = stdoutIsTTY() && !this.jsonEnabled()

@@ -18,3 +18,4 @@ Exit 0 when it runs and answers, 1 otherwise (stopped, or left behind by a kille
     return this.show(await daemonStatusView(flags))
   }
 }
+

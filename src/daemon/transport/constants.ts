@@ -14,6 +14,7 @@ export const TAG_RECONNECT = 'transport.reconnect'
 export const TAG_CLOSED = 'transport.closed'
 export const TAG_FAILED = 'transport.failed'
 export const TAG_SKIPPED = 'transport.skipped'
+export const TAG_FALLBACK = 'transport.fallback'
 
 /** The /events type of a message heard on the project's cluster. */
 export const MESSAGE_EVENT = 'transport.message'
@@ -37,3 +38,6 @@ export const INVITE_MAX_BYTES = 8 * 1024
 
 /** An http(s) endpoint is converted to ws(s) only when its path is a relay cluster socket. */
 export const CLUSTER_SOCKET_PATH = /\/clusters\/([^/]+)\/ws\/?$/
+
+/** Failed attempts in a row (without a connection) after which the daemon tries the other of `transport.endpoint` and `transport.fallback`. */
+export const FAILOVER_AFTER_ATTEMPTS = 3

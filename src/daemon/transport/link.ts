@@ -11,7 +11,7 @@ import {ClusterConnection, type ConnectionStatus} from '../../client/cluster/con
 import {redactUrl} from '../../client/cluster/socket.js'
 import type {DaemonContext} from '../context.js'
 import {DAEMON_VIS, MESSAGE_EVENT, TAG_CLOSED, TAG_CONNECT, TAG_FAILED, TAG_RECONNECT} from './constants.js'
-import type {TransportTarget} from './target.js'
+import type {TransportSocket} from './target.js'
 
 /** `connecting`: not connected yet; `reconnecting`: connected before, trying again; `deleted`, `failed`: final. */
 export type LinkState = 'connecting' | 'connected' | 'reconnecting' | 'deleted' | 'failed' | 'stopped'
@@ -27,6 +27,12 @@ export interface LinkSnapshot {
 
 export interface LinkOptions {
   now: () => number
+  /**
+   * Told when this socket is given up: refused (401, 403, 404) or `attempts`
+   * connects failed in a row; the area then tries `transport.fallback`
+   * (docs/daemon.md, Transport). Without it the link keeps retrying.
+   */
+  failover?: {attempts: number; onGiveUp(why: 'refused' | 'unreachable'): void}
   backoff?: BackoffOptions
   WebSocket?: typeof WebSocketClass
 }
@@ -37,7 +43,8 @@ export interface TransportLink {
   snapshot(): LinkSnapshot
 }
 
-type ConnectTarget = Extract<TransportTarget, {kind: 'connect'}>
+/** The socket this link joins, and the daemon's handle. */
+type ConnectTarget = TransportSocket & {handle: string}
 
 /** Removes the socket URL's query, user info and the token from a message of the client. */
 export function scrubber(target: ConnectTarget): (text: string) => string {
@@ -86,6 +93,7 @@ export function createTransportLink(context: DaemonContext, target: ConnectTarge
       // One line per attempt; the attempts are spaced by the backoff (capped at 30 s).
       const msg = lost ? `connection to ${target.endpoint} lost (${error}); retry ${status.attempt} in ${delay} ms` : `${everConnected ? 'reconnect' : 'connect'} to ${target.endpoint} failed (${error}); retry ${status.attempt} in ${delay} ms`
       context.debug.log({lvl: lost ? 'warn' : 'info', tag: TAG_RECONNECT, msg, data: data({attempt: status.attempt, delay_ms: delay, error})})
+      if (options.failover && status.attempt >= options.failover.attempts) options.failover.onGiveUp('unreachable')
     }
   }
   const onGone = () => {
@@ -96,6 +104,7 @@ export function createTransportLink(context: DaemonContext, target: ConnectTarge
     const message = scrub(error.message)
     become('failed', {lastError: message})
     context.debug.log({lvl: 'error', tag: TAG_FAILED, msg: `the relay at ${target.endpoint} refused the daemon: ${message}`, data: data({code: error.code})})
+    options.failover?.onGiveUp('refused')
   }
 
   connection.on('status', onStatus)

@@ -4,7 +4,8 @@
  * standard's UTC dates.
  */
 import {stat} from 'node:fs/promises'
-import {dirname, join, resolve} from 'node:path'
+import {join, resolve} from 'node:path'
+import {findUpFolder} from '../../lib/find-up.js'
 import {invalid, notFound} from '../../lib/errors.js'
 import {MESH_DIR} from '../constants.js'
 
@@ -24,13 +25,8 @@ export async function isDirectory(path: string): Promise<boolean> {
  */
 export async function findProjectRoot(start: string = process.cwd()): Promise<string> {
   if (!(await isDirectory(start))) throw invalid('usage_dir_missing', `No such directory: ${start}`, {field: 'dir'})
-  let dir = resolve(start)
-  for (;;) {
-    if (await isDirectory(join(dir, MESH_DIR))) return dir
-    const parent = dirname(dir)
-    if (parent === dir) break
-    dir = parent
-  }
+  const found = await findUpFolder(start, MESH_DIR)
+  if (found !== null) return found
   throw notFound('not_a_mesh_project', `No ${MESH_DIR}/ folder in ${resolve(start)} or above it; run \`mesh init\` first.`)
 }
 

@@ -46,6 +46,7 @@ export const RULES: readonly RuleInfo[] = [
   rule('project-structure', 'error', 'v13: exactly one `project` module, kind `area`, without parent or path; `deploy`, `docs`, `design`, `general` present with `parent: project`; code modules are peers of `project` with a `path`.', 'Make modules[] follow the v13 layout (`mesh init` writes it).', 'spec: cluster.yaml, v13'),
   rule('module-folder', 'warning', 'Every folder under `.mesh/modules/` is a module of cluster.yaml.', 'Add the module to cluster.yaml or remove the folder.', 'spec: Folder layout'),
   rule('member-duplicate', 'error', 'Member ids in cluster.yaml are unique.', 'Remove the duplicate member.', 'spec: cluster.yaml'),
+  rule('transport-workflow', 'error', 'cluster.yaml `transport.workflow` is `websocket` (the default): mesh serves a project\'s live channel only as a relay cluster socket; `sse` and `nats` would be skipped by every daemon, so they are refused here rather than ignored; `transport.fallback`, when set, is a ws(s) URL or a relay cluster socket.', 'Set `transport.workflow: websocket` (or remove it) and point `transport.endpoint` at a relay cluster: `mesh cluster link` writes both.', 'spec: cluster.yaml transport; docs/network.md'),
   rule('links-module', 'error', 'Every links.yaml entry names a cluster.yaml module, once.', 'Fix the id or remove the entry.', 'spec: Links registry'),
   // Initiatives, runbooks, team
   rule('initiative-modules', 'error', 'An initiative\'s `modules` are module ids of cluster.yaml.', 'Fix the ids.', 'docs/standard.md, Initiatives, runbooks, team'),

@@ -3,10 +3,12 @@
  * agent registered, its secrets in 0600 files, and the agent commands then
  * working from those credentials. Spawns the built CLI.
  */
-import {mkdtemp, readdir, rm, stat, writeFile} from 'node:fs/promises'
+import {existsSync} from 'node:fs'
+import {mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile} from 'node:fs/promises'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
+import {parse} from 'yaml'
 import {runCli, startServer, type RunningServer} from '../../support/cli.js'
 
 // Never touch a developer's real keychain from tests.
@@ -33,6 +35,31 @@ async function serveOn(data: string) {
 const cli = (args: string[]) => runCli(args, {env: ENV})
 
 describe('mesh register', () => {
+  it("registers from a subfolder of a project into its .mesh/, with no stray .mesh/ there, and refuses an agent called clients", async () => {
+    const w = await workspace()
+    const server = await serveOn(w.data)
+    const root = join(w.dir, 'project')
+    expect((await cli(['init', root, '--yes'])).code).toBe(0)
+    const deep = join(root, 'src', 'deep')
+    await mkdir(deep, {recursive: true})
+    const inSubfolder = (args: string[]) => runCli(args, {env: ENV, cwd: deep})
+
+    const reserved = await inSubfolder(['register', 'clients', '--registry', server.url, '--json'])
+    expect(reserved.code).toBe(2)
+    expect(JSON.parse(reserved.stdout).error).toMatchObject({code: 'usage_agent_id_reserved', message: expect.stringContaining('.mesh/agents/clients.yaml')})
+
+    const reg = await inSubfolder(['register', 'alpha', '--registry', server.url, '--json'])
+    expect(reg.code, reg.stderr).toBe(0)
+    expect(JSON.parse(reg.stdout).identity_file).toBe(join(root, '.mesh', 'agents', 'alpha.yaml'))
+    expect(existsSync(join(deep, '.mesh'))).toBe(false)
+    expect(parse(await readFile(join(root, '.mesh', 'agents', 'alpha.yaml'), 'utf8'))).toMatchObject({id: 'alpha', registry: server.url, key: {store: 'file', name: 'identity.alpha'}})
+    expect(await readdir(join(root, '.mesh', 'credentials'))).toEqual(expect.arrayContaining(['identity.alpha']))
+    // The agent is found again from another subfolder: the inbox acts as it without --agent or --credentials.
+    const status = await runCli(['inbox', 'status', '--json'], {env: ENV, cwd: join(root, '.mesh', 'modules')})
+    expect(status.code, status.stderr).toBe(0)
+    expect(JSON.parse(status.stdout)).toMatchObject({pending: {inbox: 0}})
+  })
+
   it('register → agent up --once → agent show / identity, with secrets in 0600 files', async () => {
     const w = await workspace()
     const server = await serveOn(w.data)
@@ -42,7 +69,9 @@ describe('mesh register', () => {
     expect(registered).toMatchObject({agent_id: 'alpha', verified: true, rotated: false, identity_key: 'created', secrets_backend: 'file'})
     expect(registered.did).toMatch(/^did:key:z6Mk/)
     expect(registered.api_key).toBeUndefined()
-    for (const file of await readdir(w.creds)) expect((await stat(join(w.creds, file))).mode & 0o777, file).toBe(0o600)
+    // Secrets and the identity file (agents/ inside a folder given with --credentials) are the operator's alone.
+    for (const file of await readdir(w.creds)) expect((await stat(join(w.creds, file))).mode & 0o777, file).toBe(file === 'agents' ? 0o700 : 0o600)
+    expect((await stat(join(w.creds, 'agents', 'alpha.yaml'))).mode & 0o777).toBe(0o600)
 
     const up = await cli(['agent', 'up', '--card', w.card, '--credentials', w.creds, '--once', '--json'])
     expect(up.code, up.stderr).toBe(0)

@@ -7,6 +7,18 @@ const cluster = (modules: Array<Record<string, unknown>>, extra: Record<string, 
 const base = CLUSTER.modules
 
 describe('cluster rules', () => {
+  it('transport-workflow: sse and nats are refused with the reason; an endpoint or fallback the daemon cannot join too', async () => {
+    for (const workflow of ['sse', 'nats']) {
+      const findings = ofRule(await findingsFor(cluster(base, {transport: {workflow, endpoint: 'https://hub.example.com/events'}})), 'transport-workflow')
+      expect(findings.map((f) => [f.severity, f.message])).toEqual([['error', expect.stringMatching(new RegExp(`transport.workflow is ${workflow}: mesh does not serve a ${workflow} transport`))]])
+    }
+    const unjoinable = ofRule(await findingsFor(cluster(base, {transport: {endpoint: 'https://hub.example.com/rooms/demo?token=ck_x', fallback: 'nats://127.0.0.1:4222'}})), 'transport-workflow')
+    expect(unjoinable.map((f) => f.message)).toEqual([expect.stringMatching(/^transport.endpoint https:\/\/hub.example.com\/rooms\/demo is not a ws/), expect.stringMatching(/^transport.fallback nats:\/\/127.0.0.1:4222 is not/)])
+    expect(JSON.stringify(unjoinable)).not.toContain('ck_x')
+    const fine = {workflow: 'websocket', endpoint: 'https://hub.example.com/v1/clusters/c_abcdefghijklmnopqr/ws', fallback: 'wss://backup.example.com/v1/clusters/c_abcdefghijklmnopqr/ws'}
+    expect(ofRule(await findingsFor(cluster(base, {transport: fine})), 'transport-workflow')).toEqual([])
+  })
+
   it('module-duplicate', async () => {
     const findings = await findingsFor(cluster([...base, {id: 'api', kind: 'code', path: 'x'}]))
     expect(ofRule(findings, 'module-duplicate')).toHaveLength(1)

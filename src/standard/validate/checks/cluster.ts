@@ -36,6 +36,7 @@ export function checkCluster(context: RuleContext): void {
   checkParentLoops(cluster, context)
   checkProjectStructure(cluster, context)
   checkMembers(file, context)
+  checkTransport(file, context)
   checkLinks(cluster, context)
   checkModuleFolders(cluster, context)
 }
@@ -106,6 +107,31 @@ function idEntries(list: unknown): Array<{id: string; index: number; repeated: b
 function checkMembers(file: ProjectFile, {findings}: RuleContext): void {
   for (const {id, index, repeated} of idEntries(recordOf(file)?.members)) {
     if (repeated) findings.add(file, 'member-duplicate', `member id "${id}" appears more than once`, {pointer: `/members/${index}/id`})
+  }
+}
+
+/** A socket the daemon can join: ws(s), or http(s) naming a relay cluster socket (as the daemon reads it; docs/daemon.md, Transport). */
+const isJoinable = (raw: string) => {
+  try {
+    const url = new URL(raw)
+    return url.protocol === 'ws:' || url.protocol === 'wss:' || ((url.protocol === 'http:' || url.protocol === 'https:') && /\/clusters\/[^/]+\/ws\/?$/.test(url.pathname))
+  } catch {
+    return false
+  }
+}
+
+/** `transport`: a workflow no daemon serves is refused with the reason, not skipped silently at run time (issue 23). */
+function checkTransport(file: ProjectFile, {findings}: RuleContext): void {
+  const transport = recordOf(file)?.transport
+  if (!transport || typeof transport !== 'object') return
+  const {workflow, endpoint, fallback} = transport as Record<string, unknown>
+  if (workflow === 'sse' || workflow === 'nats') {
+    findings.add(file, 'transport-workflow', `transport.workflow is ${workflow}: mesh does not serve a ${workflow} transport — the daemon joins a project's channel only as a WebSocket member of a relay cluster, so it would never connect; use websocket (\`mesh cluster link\` writes it)`, {pointer: '/transport/workflow'})
+  } else if (typeof endpoint === 'string' && !isJoinable(endpoint)) {
+    findings.add(file, 'transport-workflow', `transport.endpoint ${endpoint.replace(/[?#].*$/s, '')} is not a ws:// or wss:// URL nor a relay cluster socket (/v1/clusters/<id>/ws): the daemon would not connect to it`, {pointer: '/transport/endpoint'})
+  }
+  if (typeof fallback === 'string' && !isJoinable(fallback)) {
+    findings.add(file, 'transport-workflow', `transport.fallback ${fallback.replace(/[?#].*$/s, '')} is not a ws:// or wss:// URL nor a relay cluster socket: the daemon would not use it`, {pointer: '/transport/fallback'})
   }
 }
 
