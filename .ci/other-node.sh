@@ -13,7 +13,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
-versions=${MESH_CI_NODE_VERSIONS:-22.23.3 24.21.0}
+# Node 24 stays on 24.18.1: from 24.19.0 the node::ObjectWrap of Node's headers registers an environment
+# cleanup hook (nodejs/node#65446, open), and better-sqlite3 12 compiled against those headers aborts at
+# exit ("Assertion failed: (env) != nullptr" in Statement::~Statement); better-sqlite3 13, which does not
+# use ObjectWrap, needs Node 22. Move on when either is fixed for Node 20 to 24.
+versions=${MESH_CI_NODE_VERSIONS:-22.23.3 24.18.1}
 cache=${MESH_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mesh-ci}
 mkdir -p "$cache"
 case "$(uname -m)" in
