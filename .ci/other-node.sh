@@ -30,10 +30,11 @@ gyp=$(dirname "$(readlink -f "$(command -v npm)")")/../node_modules/node-gyp/bin
 bs3=$(node -p 'require("./node_modules/better-sqlite3/package.json").version')
 
 made=()
-trap 'rm -rf "${made[@]}"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "${made[@]}"' EXIT
 # scratch VAR NAME: a new folder in the cache, removed on exit (assigned, not echoed: no subshell).
 scratch() { local dir; dir=$(mktemp -d "$cache/$2.XXXXXX") && made+=("$dir") && printf -v "$1" %s "$dir"; }
 now() { date +%s; }
+began=$(now)
 
 # $cache/node-<v>: the package unpacked (bin/node, include/node); renamed into place once whole.
 fetch_node() {
@@ -76,18 +77,25 @@ copy_tree() {
   cp "$cache/better-sqlite3-$bs3-node-$v-$arch.node" "$module/build/Release/better_sqlite3.node"
 }
 
+# Both versions are fetched and compiled side by side (each compile is mostly one gcc on sqlite3.c, and
+# CI has two cores); the tests then run one version at a time, each on both cores.
+declare -A prepared
+for v in $versions; do
+  (made=(); trap 'rm -rf "${made[@]}"' EXIT; fetch_node "$v" && build_binding "$v") &
+  prepared[$v]=$!
+done
 status=0
 summary=()
 for v in $versions; do
   start=$(now)
   tree=
-  if ! { fetch_node "$v" && build_binding "$v" && scratch tree "tree-$v" && copy_tree "$v" "$tree"; }; then
+  if ! { wait "${prepared[$v]}" && scratch tree "tree-$v" && copy_tree "$v" "$tree"; }; then
     status=1
     summary+=("node $v: could not be prepared")
     continue
   fi
   ready=$(now)
-  echo "== node $v: unit tests and CLI smoke (prepared in $((ready - start)) s)"
+  echo "== node $v: unit tests and CLI smoke (ready after $((ready - began)) s)"
   result=ok
   # The node first on PATH is the one the tests' child processes (bin/run.js, node -e) run on too.
   (cd "$tree" && PATH="$cache/node-$v/bin:$PATH" node node_modules/vitest/vitest.mjs run --project unit) || result=failed
@@ -95,7 +103,7 @@ for v in $versions; do
   (cd "$tree" && PATH="$cache/node-$v/bin:$PATH" node .ci/cli-smoke.mjs) || result=failed
   finished=$(now)
   [ "$result" = ok ] || status=1
-  summary+=("node $v: $result (prepare $((ready - start)) s, unit tests $((units - ready)) s, CLI smoke $((finished - units)) s)")
+  summary+=("node $v: $result (ready after $((ready - began)) s, unit tests $((units - ready)) s, CLI smoke $((finished - units)) s)")
   rm -rf "$tree"
 done
 printf '%s\n' "${summary[@]}"
