@@ -1,5 +1,5 @@
 import {randomUUID} from 'node:crypto'
-import {connect, Events, type NatsConnection} from 'nats'
+import {connect, type NatsConnection} from '@nats-io/transport-node'
 import type {Logger} from '../lib/log.js'
 import type {Bus, BusHandler, BusStatus} from './bus.js'
 
@@ -33,10 +33,10 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
   // The client's status events drive `connected`; server addresses are not logged (a URL may carry credentials).
   void (async () => {
     for await (const event of nc.status()) {
-      if (event.type === Events.Disconnect && status.connected) {
+      if (event.type === 'disconnect' && status.connected) {
         change(false)
         options.logger?.warn('bus disconnected; reconnecting', {bus: 'nats'})
-      } else if (event.type === Events.Reconnect) {
+      } else if (event.type === 'reconnect') {
         status.reconnects++
         change(true)
         options.logger?.info('bus reconnected', {bus: 'nats', reconnects: status.reconnects})

@@ -45,13 +45,17 @@ export function listenFailure(error: unknown, target: ListenTarget): MeshError |
   return new MeshError('unavailable', 'listen_failed', `The ${target.service} could not listen on ${target.host}:${port}: ${why}`, {cause: error})
 }
 
+// The errors the nats client throws while connecting (@nats-io/nats-core errors.ts), by name: importing the
+// classes to test instanceof would load the client for every serve, and it is loaded only with --nats.
+const NATS_CONNECT_ERRORS = new Set(['ConnectionError', 'AuthorizationError', 'UserAuthenticationExpiredError', 'ProtocolError', 'TimeoutError'])
+
 /** Which backend a start error came from, for the message: "PostgreSQL at db:5432", "NATS at nats:4222", "SQLite in <dir>". */
 export function failedBackend(error: unknown, config: Backends): string | null {
   const e = error as {name?: string; code?: string; severity?: unknown; hostname?: string; address?: string; port?: number}
   const network = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH'].includes(e.code ?? '') || error instanceof AggregateError
   const hostOfError = e.hostname ?? (e.address ? `${e.address}${e.port ? `:${e.port}` : ''}` : undefined)
   const matches = (url?: string) => url && hostOfError && (hostOf(url) === hostOfError || new URL(url).hostname === hostOfError)
-  if (config.natsUrl && (e.name === 'NatsError' || matches(config.natsUrl))) return `NATS at ${hostOf(config.natsUrl)} (--nats)`
+  if (config.natsUrl && (NATS_CONNECT_ERRORS.has(e.name ?? '') || matches(config.natsUrl))) return `NATS at ${hostOf(config.natsUrl)} (--nats)`
   if (config.databaseUrl && (e.severity !== undefined || matches(config.databaseUrl) || (network && !config.natsUrl))) return `PostgreSQL at ${hostOf(config.databaseUrl)} (--database-url)`
   if (!config.databaseUrl && e.name === 'SqliteError') return `SQLite in ${config.dataDir}`
   return null
@@ -95,7 +99,7 @@ export function startFailure(error: unknown, server: StartedAs): unknown {
   if (!backends) return error
   const e = error as {message?: string; code?: string}
   const backend = failedBackend(error, backends)
-  // NATS reports bare codes (CONNECTION_REFUSED); an AggregateError (every address refused) has an empty message.
+  // An AggregateError (every address of a host refused) has an empty message, so fall back to its code.
   let why = String(e?.message || e?.code || error)
   // The known passwords first (one may hold an @), then any user:password@ of a URL the driver prints.
   for (const password of passwordsOf(backends.databaseUrl, backends.natsUrl)) why = why.split(password).join('***')

@@ -44,6 +44,14 @@ describe('startFailure', () => {
     expect(failure.message).not.toContain('p%40ss')
     expect(failure.message).toContain('(***) at postgres://***@db')
   })
+  it('names NATS for an error of the nats client that carries no address, beside a database', () => {
+    const backends = {dataDir: '/srv', databaseUrl: 'postgres://mesh@db:5432/mesh', natsUrl: 'nats://mesh:s3cret@nats:4222'}
+    const error = Object.assign(new Error('Authorization Violation'), {name: 'AuthorizationError'})
+    expect(startFailure(error, {service: 'relay', backends})).toMatchObject({
+      code: 'relay_start_failed',
+      message: 'The relay could not start: NATS at nats:4222 (--nats): Authorization Violation',
+    })
+  })
   it('passes a MeshError through unchanged, and any error of a server without backends', () => {
     const original = startFailure(new Error('x'), relay)
     expect(original).toBeInstanceOf(MeshError)

@@ -12,49 +12,55 @@ function fakeSource() {
       return () => (listener = undefined)
     },
   }
-  return {source, push: (events: DebugLine[]) => listener!.events(events), state: (connected: boolean) => listener!.state(connected)}
+  return {
+    source,
+    subscribed: () => expect(listener).toBeDefined(),
+    push: (events: DebugLine[]) => listener!.events(events),
+    state: (connected: boolean) => listener!.state(connected),
+  }
 }
 
 const event = (lvl: DebugLine['lvl'], tag: string, msg: string): DebugLine => ({ts: '2026-11-24T04:00:00.123Z', src: 'daemon', lvl, tag, msg})
-const tick = () => new Promise((resolve) => setTimeout(resolve, 20))
+// Ink renders on its own schedule: wait until the frame shows what is checked, never a fixed delay (a
+// loaded CI machine missed 20 ms).
+const until = (check: () => void) => vi.waitFor(check, {timeout: 5_000, interval: 10})
+const frameOf = (view: ReturnType<typeof render>) => view.lastFrame() ?? ''
 
 describe('the logs view', () => {
   it('shows events, cycles the minimum level with l and filters tags with t', async () => {
-    const {source, push} = fakeSource()
+    const {source, subscribed, push} = fakeSource()
     const view = render(<LogsApp source={source} title="mesh daemon" onExit={() => {}} />)
-    await tick()
+    await until(subscribed)
     push([event('debug', 'http', 'GET /health 200'), event('warn', 'boot', 'slow start'), event('error', 'ux.run-all', 'failed')])
-    await tick()
-    expect(view.lastFrame()).toContain('GET /health 200')
+    await until(() => expect(frameOf(view)).toContain('GET /health 200'))
     view.stdin.write('l') // info
+    await until(() => expect(frameOf(view)).toContain('level ≥ info'))
     view.stdin.write('l') // warn
-    await tick()
-    expect(view.lastFrame()).not.toContain('GET /health 200')
-    expect(view.lastFrame()).toContain('slow start')
-    expect(view.lastFrame()).toContain('level ≥ warn')
+    await until(() => expect(frameOf(view)).toContain('level ≥ warn'))
+    expect(frameOf(view)).not.toContain('GET /health 200')
+    expect(frameOf(view)).toContain('slow start')
     view.stdin.write('t')
-    await tick()
+    await until(() => expect(frameOf(view)).toContain('tags (comma list'))
     for (const c of 'ux') view.stdin.write(c)
+    await until(() => expect(frameOf(view)).toContain('ux▌'))
     view.stdin.write('\r')
-    await tick()
-    expect(view.lastFrame()).toContain('failed')
-    expect(view.lastFrame()).not.toContain('slow start')
+    await until(() => expect(frameOf(view)).toContain('tags ux'))
+    expect(frameOf(view)).toContain('failed')
+    expect(frameOf(view)).not.toContain('slow start')
     view.stdin.write('c')
-    await tick()
-    expect(view.lastFrame()).toContain('GET /health 200')
+    await until(() => expect(frameOf(view)).toContain('GET /health 200'))
     view.unmount()
   })
 
   it('says when it waits for the daemon and quits on q', async () => {
-    const {source, state} = fakeSource()
+    const {source, subscribed, state} = fakeSource()
     const onExit = vi.fn()
     const view = render(<LogsApp source={source} title="mesh daemon" onExit={onExit} />)
-    await tick()
+    await until(subscribed)
     state(false)
-    await tick()
-    expect(view.lastFrame()).toContain('waiting for the daemon')
+    await until(() => expect(frameOf(view)).toContain('waiting for the daemon'))
     view.stdin.write('q')
-    expect(onExit).toHaveBeenCalled()
+    await until(() => expect(onExit).toHaveBeenCalled())
     view.unmount()
   })
 
