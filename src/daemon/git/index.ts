@@ -80,9 +80,11 @@ export function gitArea(context: DaemonContext, options: GitAreaOptions = {}): G
   const reportPull = (outcome: PullOutcome) => {
     if (closing) return
     if (outcome.state === 'blocked') {
-      pullWarning = outcome.message
+      // A repository with no remote is a local one, not a fault: nothing to pull, no /health warning (issue 23: a fresh project is calm).
+      const calm = outcome.reason === 'no_remote'
+      pullWarning = calm ? null : outcome.message
       // The same reason every few minutes is a debug line, a new one a warning.
-      const lvl = outcome.message === lastPullMessage ? 'debug' : 'warn'
+      const lvl = outcome.message === lastPullMessage ? 'debug' : calm ? 'info' : 'warn'
       lastPullMessage = outcome.message
       context.debug.log({lvl, tag: PULL_TAG, msg: `not pulled: ${outcome.message}`, data: {reason: outcome.reason}})
       return

@@ -90,10 +90,11 @@ describe('git area: pull', () => {
     expect(area.warnings?.()).toEqual(['git pull: main and origin/main have diverged (1 local commit, 1 remote commit); merge or rebase by hand'])
   })
 
-  it('reports a repository without a remote, a branch without upstream and a detached HEAD', async () => {
+  it('takes a repository without a remote calmly; reports a branch without upstream and a detached HEAD', async () => {
     const lonely = await setup(makeGitProject({remote: false}))
     expect(await lonely.area.pullNow()).toMatchObject({state: 'blocked', reason: 'no_remote'})
-    expect(lonely.area.warnings?.()).toEqual(['git pull: the repository has no remote to pull from'])
+    // A local repository is calm: no /health warning, one info line.
+    expect(lonely.area.warnings?.()).toEqual([])
 
     const noUpstream = await setup(makeGitProject())
     git(noUpstream.project.root, 'checkout', '-q', '-b', 'feature')
