@@ -12,7 +12,7 @@ import type {BrowserSession} from '../browser-sessions.js'
 import type {DaemonContext} from '../context.js'
 import {sessionOf} from '../http/guards.js'
 import {answer, type Route, type RouteRequest} from '../route-table.js'
-import {assertTaskId} from '../tasks/index.js'
+import {assertTaskId, taskIndex} from '../tasks/index.js'
 import {prefersHtml} from './accept.js'
 import {renderBoardPage} from './board/page.js'
 import {renderTaskView} from './board/task-view.js'
@@ -48,7 +48,7 @@ export function pageRoutes(context: DaemonContext, assets: StaticAssets): Route[
       method: 'GET',
       path: '/ide/tasks/:id',
       auth: 'portal',
-      handle: async (request) => answer(await renderTaskView(context.root, assertTaskId(request.params.id)), 200, {...PAGE_HEADERS}),
+      handle: async (request) => answer(await renderTaskView(context.root, await taskIndex(context).records(), assertTaskId(request.params.id)), 200, {...PAGE_HEADERS}),
     },
   ]
 }

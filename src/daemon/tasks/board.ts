@@ -4,9 +4,12 @@
  * may be dispatched now (spec v15: its status, and every dependency done —
  * the architect's own board decides, src/standard/tasks/dispatchable.ts)
  * and which of its dependencies are not done yet. Archived tasks are read
- * for that (an archived done task counts as done) but not listed.
+ * for that (an archived done task counts as done) but not listed. Read from
+ * the task index (task-index.ts); the board of one set of records is worked
+ * out once, whoever asks.
  */
-import {compareDispatchOrder, dispatchBoard, scanTasks, summarize, type TaskRecord, type TaskSummary} from '../../standard/tasks/index.js'
+import {compareDispatchOrder, dispatchBoard, summarize, type TaskRecord, type TaskSummary} from '../../standard/tasks/index.js'
+import type {TaskIndex} from './task-index.js'
 
 export interface BoardTask extends Omit<TaskSummary, 'archived' | 'dispatchable'> {
   tags: string[]
@@ -23,8 +26,12 @@ export interface BoardAnswer {
 
 const tagsOf = (record: TaskRecord) => (Array.isArray(record.data.tags) ? record.data.tags.filter((tag): tag is string => typeof tag === 'string') : [])
 
-/** The board of the project's task files (active and archived, as scanTasks reads them). */
-export function boardOf(records: TaskRecord[], now: number = Date.now()): BoardAnswer {
+/** The index hands out the same array until a file changes: its board is kept with it. */
+const boards = new WeakMap<TaskRecord[], BoardTask[]>()
+
+function boardTasks(records: TaskRecord[]): BoardTask[] {
+  const known = boards.get(records)
+  if (known) return known
   const summaries = records.map(summarize)
   const dispatchable = new Set(dispatchBoard(summaries).dispatchable.map((task) => task.path))
   const done = new Set(summaries.filter((task) => task.problem === undefined && task.status === 'done').map((task) => task.id))
@@ -36,8 +43,15 @@ export function boardOf(records: TaskRecord[], now: number = Date.now()): BoardA
       const {archived: _archived, dispatchable: _byStatus, ...fields} = summary
       return {...fields, tags: tagsOf(record), dispatchable: dispatchable.has(summary.path), blocked_by: summary.depends_on.filter((id) => !done.has(id))}
     })
-  return {tasks, generated_at: new Date(now).toISOString()}
+  boards.set(records, tasks)
+  return tasks
 }
 
-/** The active tasks in dispatch order (priority, order, id), each with its board fields. */
-export const readBoard = async (root: string, now: number = Date.now()): Promise<BoardAnswer> => boardOf(await scanTasks(root), now)
+/** The board of the project's task files (active and archived, as scanTasks reads them); `ids`: only these tasks. */
+export function boardOf(records: TaskRecord[], now: number = Date.now(), ids?: ReadonlySet<string>): BoardAnswer {
+  const tasks = boardTasks(records)
+  return {tasks: ids ? tasks.filter((task) => ids.has(task.id)) : tasks, generated_at: new Date(now).toISOString()}
+}
+
+/** The active tasks in dispatch order (priority, order, id), each with its board fields; `ids`: only these. */
+export const readBoard = async (index: TaskIndex, now: number = Date.now(), ids?: ReadonlySet<string>): Promise<BoardAnswer> => boardOf(await index.records(), now, ids)
