@@ -8,7 +8,7 @@
  * the task index (task-index.ts); the board of one set of records is worked
  * out once, whoever asks.
  */
-import {compareDispatchOrder, dispatchBoard, summarize, type TaskRecord, type TaskSummary} from '../../standard/tasks/index.js'
+import {compareDispatchOrder, dispatchStateOf, doneTaskIds, summarize, type TaskRecord, type TaskSummary} from '../../standard/tasks/index.js'
 import type {TaskIndex} from './task-index.js'
 
 export interface BoardTask extends Omit<TaskSummary, 'archived' | 'dispatchable'> {
@@ -26,31 +26,48 @@ export interface BoardAnswer {
 
 const tagsOf = (record: TaskRecord) => (Array.isArray(record.data.tags) ? record.data.tags.filter((tag): tag is string => typeof tag === 'string') : [])
 
-/** The index hands out the same array until a file changes: its board is kept with it. */
-const boards = new WeakMap<TaskRecord[], BoardTask[]>()
+/** What one set of records gives, worked out once: the index hands out the same array until a file changes. */
+interface Derived {
+  summaries: TaskSummary[]
+  done: Set<string>
+  /** The whole board, in dispatch order, once asked for. */
+  board?: BoardTask[]
+}
+const derived = new WeakMap<TaskRecord[], Derived>()
 
-function boardTasks(records: TaskRecord[]): BoardTask[] {
-  const known = boards.get(records)
-  if (known) return known
-  const summaries = records.map(summarize)
-  const dispatchable = new Set(dispatchBoard(summaries).dispatchable.map((task) => task.path))
-  const done = new Set(summaries.filter((task) => task.problem === undefined && task.status === 'done').map((task) => task.id))
-  const tasks = records
-    .map((record, index) => ({record, summary: summaries[index]}))
-    .filter(({record}) => !record.archived)
-    .sort((a, b) => compareDispatchOrder(a.summary, b.summary))
-    .map(({record, summary}): BoardTask => {
-      const {archived: _archived, dispatchable: _byStatus, ...fields} = summary
-      return {...fields, tags: tagsOf(record), dispatchable: dispatchable.has(summary.path), blocked_by: summary.depends_on.filter((id) => !done.has(id))}
-    })
-  boards.set(records, tasks)
-  return tasks
+function derive(records: TaskRecord[]): Derived {
+  let known = derived.get(records)
+  if (!known) {
+    const summaries = records.map(summarize)
+    derived.set(records, (known = {summaries, done: doneTaskIds(summaries)}))
+  }
+  return known
 }
 
-/** The board of the project's task files (active and archived, as scanTasks reads them); `ids`: only these tasks. */
+function boardTask(record: TaskRecord, summary: TaskSummary, done: ReadonlySet<string>): BoardTask {
+  const {archived: _archived, dispatchable: _byStatus, ...fields} = summary
+  const state = dispatchStateOf(summary, done)
+  return {...fields, tags: tagsOf(record), dispatchable: state.dispatchable, blocked_by: state.waitingOn}
+}
+
+/**
+ * The board of the project's task files (active and archived, as scanTasks
+ * reads them); `ids`: only these tasks — the page's patch after an event
+ * touched them, without the whole board's sort.
+ */
 export function boardOf(records: TaskRecord[], now: number = Date.now(), ids?: ReadonlySet<string>): BoardAnswer {
-  const tasks = boardTasks(records)
-  return {tasks: ids ? tasks.filter((task) => ids.has(task.id)) : tasks, generated_at: new Date(now).toISOString()}
+  const known = derive(records)
+  const {summaries, done} = known
+  const generated_at = new Date(now).toISOString()
+  // Active tasks (of `ids` when given) in dispatch order, with their board fields.
+  const inOrder = (wanted: (summary: TaskSummary) => boolean) =>
+    summaries
+      .flatMap((summary, index) => (!records[index].archived && wanted(summary) ? [{record: records[index], summary}] : []))
+      .sort((a, b) => compareDispatchOrder(a.summary, b.summary))
+      .map(({record, summary}) => boardTask(record, summary, done))
+  if (ids) return {tasks: inOrder((summary) => ids.has(summary.id)), generated_at}
+  known.board ??= inOrder(() => true)
+  return {tasks: known.board, generated_at}
 }
 
 /** The active tasks in dispatch order (priority, order, id), each with its board fields; `ids`: only these. */

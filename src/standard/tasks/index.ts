@@ -7,7 +7,7 @@ export {reserveTaskId, highestNumber, knownPrefixes, numberFor} from './allocate
 export {resolvePrefixes, prefixCandidates} from './prefix.js'
 export {slugify, assertSlug} from './slug.js'
 export {writtenStatus, isDispatchable} from './status.js'
-export {dispatchBoard, compareDispatchOrder, type Board, type BoardTask} from './dispatchable.js'
+export {dispatchBoard, dispatchStateOf, doneTaskIds, compareDispatchOrder, type Board, type BoardTask} from './dispatchable.js'
 export {readTaskFile, scanTasks, taskFilePlace, taskRecordOf, type TaskRecord} from './task-files.js'
 export {readClusterInfo, type ClusterInfo, type ClusterModule} from './cluster-modules.js'
 export {formatTable} from './format.js'
