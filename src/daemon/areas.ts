@@ -20,6 +20,7 @@ import {standardCheckArea} from './standard-check/index.js'
 import {teamArea} from './team/index.js'
 import {chatArea} from './chat/index.js'
 import {architectArea} from './architect/index.js'
+import {historyArea} from './history/index.js'
 import {ideArea} from './ide/index.js'
 
 export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = [
@@ -42,6 +43,7 @@ export const DEFAULT_AREAS: Array<(context: DaemonContext) => DaemonArea> = [
   chatArea,
   // After chat: its passes run on the chat area's engine.
   architectArea,
+  historyArea,
   // The operator's pages: they read and write through the routes above.
   ideArea,
 ]

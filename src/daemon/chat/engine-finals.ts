@@ -24,32 +24,24 @@ export interface EngineFinalFacts {
 export function writeEngineFinal(context: Pick<DaemonContext, 'clock' | 'timeline'>, facts: EngineFinalFacts): TurnFinal {
   const now = new Date(context.clock()).toISOString()
   const anchor = facts.inputs.find((input) => input.anchor)?.anchor
-  context.timeline.append('chat.assistant.final', {
-    author: facts.profile,
-    text: '',
+  // The fields the event and the TurnFinal share, written once.
+  const ended = {
     conv: facts.conv,
     turn_id: facts.turn_id,
     member: facts.member,
     profile: facts.profile,
-    status: 'failed',
+    status: 'failed' as const,
     reason: facts.reason,
     detail: facts.detail,
     exit_code: null,
+    text: '',
     ...(anchor ? {anchor} : {}),
-  } satisfies ChatFinalData)
+  }
+  context.timeline.append('chat.assistant.final', {author: facts.profile, ...ended} satisfies ChatFinalData)
   return {
-    conv: facts.conv,
-    turn_id: facts.turn_id,
-    member: facts.member,
-    profile: facts.profile,
-    status: 'failed',
-    reason: facts.reason,
-    detail: facts.detail,
-    exit_code: null,
-    text: '',
+    ...ended,
     raw: '',
     markers: [],
-    ...(anchor ? {anchor} : {}),
     inputs: facts.inputs,
     started_at: facts.started_at ?? now,
     finished_at: now,

@@ -59,8 +59,8 @@ export interface TurnUsage {
   tool_calls: number
 }
 
-export interface TurnFinal {
-  conv: string
+/** How a turn ended: the fields the TurnFinal and its `chat.assistant.final` event share. */
+export interface TurnEnding {
   turn_id: string
   member: string
   /** The profile the turn ran with: `become`'s member, or `member`. */
@@ -70,19 +70,23 @@ export interface TurnFinal {
   /** Why a failed turn failed, in a sentence (a refused clients file, stderr's tail, the timeout). */
   detail?: string
   exit_code: number | null
+  /** The `→ working on #<init> · #<task>` line of the output, or the input's anchor. */
+  anchor?: TurnAnchor
+  /** What the client reported it used, and the daemon's own count (issue 19, Cost and usage); turn.ts sets it on every final; absent on finals written before usage was recorded. */
+  usage?: TurnUsage
+}
+
+export interface TurnFinal extends TurnEnding {
+  conv: string
   /** The final message as the operator sees it: markers removed. */
   text: string
   /** Everything the client printed (sanitised), markers included. */
   raw: string
   markers: Marker[]
-  /** The `→ working on #<init> · #<task>` line of the output, or the input's anchor. */
-  anchor?: TurnAnchor
   /** The turn inputs this turn answered (one, or several merged). */
   inputs: TurnInput[]
   started_at: string
   finished_at: string
-  /** What the client reported it used, and the daemon's own count (issue 19, Cost and usage); turn.ts sets it on every final. */
-  usage?: TurnUsage
 }
 
 export interface ConversationView {

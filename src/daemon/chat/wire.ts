@@ -10,7 +10,7 @@
  */
 import type {MemberSummary} from '../team/cards.js'
 import type {Thread} from './thread/read.js'
-import type {ConversationView, SubmitResult, TurnAnchor, TurnFailure, TurnOrigin, TurnUsage} from './types.js'
+import type {ConversationView, SubmitResult, TurnAnchor, TurnEnding, TurnFailure, TurnOrigin, TurnUsage} from './types.js'
 import type {AccessLevel} from './clients/templates.js'
 
 export type {ConversationView, TurnAnchor, TurnFailure, TurnOrigin, TurnUsage} from './types.js'
@@ -102,19 +102,7 @@ export interface ChatDeltaData extends TimelineFields {
 }
 
 /** `chat.assistant.final`: the turn ended; `text` without markers (turn.ts). */
-export interface ChatFinalData extends TimelineFields {
-  turn_id: string
-  member: string
-  profile: string
-  status: 'done' | 'failed'
-  reason?: TurnFailure
-  /** Why it failed, in words (stderr's end, the timeout…), with `reason`. */
-  detail?: string
-  exit_code: number | null
-  anchor?: TurnAnchor
-  /** What the client reported it used (issue 19); absent on finals written before usage was recorded. */
-  usage?: TurnUsage
-}
+export interface ChatFinalData extends TimelineFields, TurnEnding {}
 
 /** `chat.idle` (events only, not in the timeline): the conversation went idle — what `mesh ask` follows a piece of work up to (engine.ts). */
 export interface ChatIdleData {

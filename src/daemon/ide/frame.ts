@@ -8,7 +8,7 @@
 import {html, scriptJson, type Html} from '../../http/html.js'
 import type {StaticAssets} from '../../http/static-assets.js'
 
-export type IdeView = 'board'
+export type IdeView = 'board' | 'roadmap' | 'team' | 'project'
 
 export interface IdePage {
   /** The document title (`· mesh IDE` is appended). */
@@ -20,6 +20,8 @@ export interface IdePage {
   main: Html
   /** The session's CSRF token: only on the pages of a logged-in browser. */
   csrf?: string
+  /** Stylesheets by asset name, after ide.css (a view's own). */
+  stylesheets?: string[]
   /** Scripts by asset name, loaded with `defer` after ide.js (the helpers every view shares). */
   scripts?: string[]
   /** The view's data, read by its script from `#ide-data`. */
@@ -28,7 +30,12 @@ export interface IdePage {
   after?: Html
 }
 
-const VIEWS: Array<{view: IdeView; href: string; label: string}> = [{view: 'board', href: '/', label: 'Board'}]
+const VIEWS: Array<{view: IdeView; href: string; label: string}> = [
+  {view: 'board', href: '/', label: 'Board'},
+  {view: 'roadmap', href: '/ide/roadmap', label: 'Roadmap'},
+  {view: 'team', href: '/ide/team', label: 'Team'},
+  {view: 'project', href: '/ide/project', label: 'Project'},
+]
 
 export function renderIdePage(assets: StaticAssets, page: IdePage): string {
   const loggedIn = page.csrf !== undefined
@@ -44,6 +51,7 @@ ${loggedIn ? html`<meta name="mesh-csrf" content="${page.csrf}">` : ''}
 <title>${page.title} · mesh IDE</title>
 <link rel="icon" href="${assets.url('favicon.svg')}" type="image/svg+xml">
 <link rel="stylesheet" href="${assets.url('ide.css')}">
+${(page.stylesheets ?? []).map((name) => html`<link rel="stylesheet" href="${assets.url(name)}">`)}
 ${loggedIn ? ['ide.js', ...(page.scripts ?? [])].map((name) => html`<script defer src="${assets.url(name)}"></script>`) : ''}
 </head>
 <body>

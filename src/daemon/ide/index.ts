@@ -1,7 +1,7 @@
 /**
  * The Architect IDE (issue 22; docs/ide.md): the daemon's own pages for its
- * operator — the board — served at `/` to a browser that logged in with
- * `mesh open`. Its routes: the login (`login.ts`), the pages (`routes.ts`)
+ * operator — the board at `/`, the team at `/ide/team` — served to a
+ * browser that logged in with `mesh open`. Its routes: the login (`login.ts`), the pages (`routes.ts`)
  * and the hashed static files (`assets.ts`, sources in `browser/`). Every
  * read and write the page makes goes through the daemon's existing routes
  * and its one `/events` socket.

@@ -38,8 +38,8 @@ async function daysOf(meshDir: string): Promise<string[]> {
   return entries.filter((entry) => entry.isDirectory() && DAY_FOLDER.test(entry.name)).map((entry) => entry.name)
 }
 
-/** Every restorable snapshot of `path` (relative to `.mesh/`), newest first. */
-export async function listSnapshots(meshDir: string, path: string): Promise<SnapshotRecord[]> {
+/** Every restorable snapshot of `path` (relative to `.mesh/`), newest first; of every file when `path` is null. */
+export async function listSnapshots(meshDir: string, path: string | null): Promise<SnapshotRecord[]> {
   const found: SnapshotRecord[] = []
   for (const day of (await daysOf(meshDir)).sort()) {
     const text = (await readContainedText(meshDir, `${SNAPSHOTS_DIR}/${day}/${SNAPSHOT_INDEX}`).catch(() => null)) ?? ''
@@ -51,13 +51,33 @@ export async function listSnapshots(meshDir: string, path: string): Promise<Snap
       } catch {
         continue
       }
-      if (isRecord(record) && record.path === path && keptInside(record, day) && (await isContainedRegularFile(meshDir, record.snapshot))) {
+      if (isRecord(record) && (path === null || record.path === path) && keptInside(record, day) && (await isContainedRegularFile(meshDir, record.snapshot))) {
         found.push({ts: new Date(Date.parse(record.ts)).toISOString(), path: record.path, snapshot: record.snapshot, bytes: record.bytes, sha256: record.sha256, reason: record.reason})
       }
     }
   }
   // Oldest first as read; the newest first out (a later line of the same ms stays ahead of an earlier one).
   return found.map((record, order) => ({record, order})).sort((a, b) => Date.parse(b.record.ts) - Date.parse(a.record.ts) || b.order - a.order).map((entry) => entry.record)
+}
+
+export interface SnapshotFile {
+  path: string
+  /** How many restorable snapshots it has. */
+  snapshots: number
+  /** When the latest was taken. */
+  latest: string
+}
+
+/** The files that have restorable snapshots, the most recently rewritten first. */
+export async function listSnapshotFiles(meshDir: string): Promise<SnapshotFile[]> {
+  const files = new Map<string, SnapshotFile>()
+  // Newest first: a file's first record is its latest.
+  for (const record of await listSnapshots(meshDir, null)) {
+    const file = files.get(record.path)
+    if (file) file.snapshots++
+    else files.set(record.path, {path: record.path, snapshots: 1, latest: record.ts})
+  }
+  return [...files.values()]
 }
 
 /**

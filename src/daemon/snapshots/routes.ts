@@ -1,13 +1,14 @@
 /**
- * `GET /snapshots?path=…` (the snapshots of one file) and
- * `POST /snapshots/restore` (bring one back), both behind the portal token:
+ * `GET /snapshots?path=…` (the snapshots of one file), `GET /snapshots/files`
+ * (the files that have some) and
+ * `POST /snapshots/restore` (bring one back), all behind the portal token:
  * snapshots may hold any file the daemon rewrote. docs/daemon-api.md, Snapshots.
  */
 import {invalid} from '../../lib/errors.js'
 import {assertValid} from '../../lib/schemas.js'
 import type {DaemonContext} from '../context.js'
 import type {Route} from '../route-table.js'
-import {listSnapshots} from './catalog.js'
+import {listSnapshotFiles, listSnapshots} from './catalog.js'
 import {toMeshRelative} from './paths.js'
 import {restoreSnapshot} from './restore.js'
 import {snapshotTime} from './time.js'
@@ -25,6 +26,13 @@ export function snapshotRoutes(context: DaemonContext): Route[] {
         const path = toMeshRelative(context.root, query.path)
         return {path, snapshots: await listSnapshots(context.meshPath(), path), generated_at: new Date(context.clock()).toISOString()}
       },
+    },
+    {
+      // The files a restore can bring back (the IDE's Project view lists them).
+      method: 'GET',
+      path: '/snapshots/files',
+      auth: 'portal',
+      handle: async () => ({files: await listSnapshotFiles(context.meshPath()), generated_at: new Date(context.clock()).toISOString()}),
     },
     {
       method: 'POST',

@@ -145,6 +145,21 @@ describe('calls with the session', () => {
     expect((await harness.call('GET', '/ide/tasks/API2')).status).toBe(401)
   })
 
+  it('serve the Team view at /ide/team to the session only', async () => {
+    harness = await startHarness()
+    const locked = await harness.call('GET', '/ide/team', {headers: {accept: BROWSER_ACCEPT}})
+    expect(locked.status).toBe(401)
+    expect(locked.body).toContain('mesh open')
+    const session = await login(harness)
+    const page = await harness.call('GET', '/ide/team', {headers: {accept: BROWSER_ACCEPT, cookie: session.cookie}})
+    expect(page.status).toBe(200)
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'")
+    expect(page.body).toContain('<a href="/ide/team" aria-current="page">Team</a>')
+    expect(page.body).toMatch(/<link rel="stylesheet" href="\/ide\/assets\/team\.[0-9a-f]+\.css">/)
+    expect(page.body.match(/<script defer src="\/ide\/assets\/([a-z-]+)\./g)?.map((tag: string) => tag.replace(/.*assets\/|\.$/g, ''))).toEqual(['ide', 'team-stream', 'team-queue', 'team'])
+    expect(page.body).not.toContain(harness.token)
+  })
+
   it('open /events with the cookie and the CSRF token from the own origin only', async () => {
     harness = await startHarness()
     const session = await login(harness)

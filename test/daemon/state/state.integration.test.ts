@@ -75,7 +75,7 @@ describe('generated state', () => {
     expect(state.tasks.waiting).toEqual([{id: 'API4', waiting_on: ['API2']}])
     expect(state.tasks).toMatchObject({total: 5, archived: 1, drafts: 1, by_status: {next: 3, draft: 1, active: 1}})
     expect(state.initiatives).toEqual({total: 1, by_status: {active: 1}, held_active: []})
-    expect(readFileSync(mesh('architect', 'roadmap.html'), 'utf8')).toContain('window.MESH_ROADMAP = ')
+    expect(readFileSync(mesh('architect', 'roadmap.html'), 'utf8')).toContain('<div class="roadmap">')
   })
 
   it('rebuilds after a hand edit and a route move, never echoing its own files, never snapshotting them', async () => {

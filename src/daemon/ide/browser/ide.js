@@ -7,7 +7,8 @@
 // - events(): the page's one /events socket, reconnecting with backoff; after a gap the
 //   view re-reads its state (onOpen(true)); a session the daemon no longer knows (it was
 //   restarted) ends the page's live updates with a notice instead of retrying for ever;
-// - notify() / announce(): a visible alert, and a polite line for screen readers.
+// - notify() / announce(): a visible alert, and a polite line for screen readers;
+// - coalesced(): a re-read run one at a time, once more when asked during it.
 'use strict'
 ;(() => {
   const csrf = document.querySelector('meta[name="mesh-csrf"]')?.getAttribute('content') ?? ''
@@ -160,9 +161,37 @@
     location.assign('/')
   })
 
+  /**
+   * `read` run one at a time: a call while it runs asks for one more run after it (events that
+   * came during a read may not be in its answer), however many calls came. Returns the run's promise.
+   */
+  function coalesced(read) {
+    let running = null
+    let again = false
+    const run = () => {
+      if (running) {
+        again = true
+        return running
+      }
+      running = (async () => {
+        try {
+          await read()
+        } finally {
+          running = null
+          if (again) {
+            again = false
+            run()
+          }
+        }
+      })()
+      return running
+    }
+    return run
+  }
+
   /** The view's data block (`#ide-data`), parsed once. */
   let parsed
   const data = () => (parsed ??= parse(document.getElementById('ide-data')?.textContent || 'null'))
 
-  globalThis.meshIde = Object.freeze({csrf, parse, clean, el, call, CallError, notify, announce, events, data})
+  globalThis.meshIde = Object.freeze({csrf, parse, clean, el, call, CallError, notify, announce, events, data, coalesced})
 })()
