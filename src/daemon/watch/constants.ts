@@ -11,14 +11,6 @@ import {RESOURCES_REASON} from '../authoring/constants.js'
  * repeated `change` events, so the file is read after the write it swallowed.
  */
 export const WATCH_DEBOUNCE_MS = 60
-/**
- * A task file already known settles this long after its last write: the
- * watcher hears every write to it (fs.watch's own `change`, through chokidar's
- * `raw` events, which chokidar does not throttle), so the shorter window never
- * reads the file before a write it swallowed. The board's cards move this
- * much sooner (issue 22).
- */
-export const WATCH_TASK_DEBOUNCE_MS = 20
 /** A path written without pause is still reported at least this often. */
 export const WATCH_MAX_WAIT_MS = 300
 /**

@@ -1,6 +1,6 @@
 /**
  * Per-path debouncing of raw watcher events: a path's events settle once none
- * came for its window (or `maxWaitMs` after the first), and the burst is
+ * came for `windowMs` (or `maxWaitMs` after the first), and the burst is
  * handed on as one. Whether the file exists after is read from the disk when
  * the burst is handled, and whether it existed before is what the watcher
  * announced of it (file-events.ts), so an add and an unlink in one burst (a
@@ -20,8 +20,7 @@ export interface PathDebouncer {
   clear(): void
 }
 
-export function createPathDebouncer(options: {windowMs: number | ((path: string) => number); maxWaitMs: number; onSettled: (burst: SettledBurst) => void}): PathDebouncer {
-  const windowOf = typeof options.windowMs === 'number' ? () => options.windowMs as number : options.windowMs
+export function createPathDebouncer(options: {windowMs: number; maxWaitMs: number; onSettled: (burst: SettledBurst) => void}): PathDebouncer {
   const bursts = new Map<string, {firstAt: number; timer: NodeJS.Timeout}>()
   const settle = (path: string) => {
     const burst = bursts.get(path)
@@ -35,11 +34,11 @@ export function createPathDebouncer(options: {windowMs: number | ((path: string)
       const burst = bursts.get(path)
       if (burst) {
         clearTimeout(burst.timer)
-        const wait = Math.max(0, Math.min(windowOf(path), burst.firstAt + options.maxWaitMs - now))
+        const wait = Math.max(0, Math.min(options.windowMs, burst.firstAt + options.maxWaitMs - now))
         burst.timer = setTimeout(settle, wait, path)
         return
       }
-      bursts.set(path, {firstAt: now, timer: setTimeout(settle, windowOf(path), path)})
+      bursts.set(path, {firstAt: now, timer: setTimeout(settle, options.windowMs, path)})
     },
     get pending() {
       return bursts.size

@@ -25,8 +25,6 @@ export interface FileEvents {
   seed(): Promise<void>
   /** A file found by the watch's first scan of `.mesh/`: consumers read it at start, so it counts as announced. */
   noteExisting(path: string, stats?: Stats): void
-  /** Whether consumers know of this file (found at start or announced since). */
-  knows(path: string): boolean
   handle(burst: SettledBurst): Promise<void>
   close(): void
 }
@@ -86,7 +84,6 @@ export function createFileEvents(context: DaemonContext, deps: {ownWrites: OwnWr
         tasks.set(record.relativePath.slice(MESH_DIR.length + 1), {id: record.id, status: record.problem || typeof status !== 'string' ? null : status})
       }
     },
-    knows: (path) => announced.has(path),
     noteExisting(path, stats) {
       // lstat stats from the scan: a link is not a file of the project (issue 18), never announced.
       if (stats?.isFile() !== false) announced.add(path)

@@ -5,13 +5,12 @@
  * out in the order the files changed. Errors go to the debug stream (tag
  * `watch`); nothing here may stop the daemon. docs/daemon.md, File watcher.
  */
-import {lstatSync, type Stats} from 'node:fs'
-import {join, relative, sep} from 'node:path'
+import type {Stats} from 'node:fs'
+import {relative, sep} from 'node:path'
 import {watch, type FSWatcher} from 'chokidar'
 import type {DaemonContext} from '../context.js'
 import {taskIndex, type TaskIndexFollower} from '../tasks/task-index.js'
-import {classifyPath} from './classify.js'
-import {ECHOED_REASONS, WATCH_ATOMIC_MS, WATCH_DEBOUNCE_MS, WATCH_MAX_WAIT_MS, WATCH_READY_TIMEOUT_MS, WATCH_TASK_DEBOUNCE_MS} from './constants.js'
+import {ECHOED_REASONS, WATCH_ATOMIC_MS, WATCH_DEBOUNCE_MS, WATCH_MAX_WAIT_MS, WATCH_READY_TIMEOUT_MS} from './constants.js'
 import {createPathDebouncer} from './debounce.js'
 import {createFileEvents} from './file-events.js'
 import {isIgnoredPath} from './ignore.js'
@@ -20,8 +19,6 @@ import {createTimelineReader} from './timeline-reader.js'
 
 export interface MeshWatcherOptions {
   debounceMs?: number
-  /** The window of a known task file (WATCH_TASK_DEBOUNCE_MS). */
-  taskDebounceMs?: number
   maxWaitMs?: number
   readyTimeoutMs?: number
 }
@@ -53,26 +50,10 @@ export function createMeshWatcher(context: DaemonContext, options: MeshWatcherOp
   /** The task index serves from memory while this watch tells it of every change (from the first scan's end). */
   let index: TaskIndexFollower | undefined
 
-  const debounceMs = options.debounceMs ?? WATCH_DEBOUNCE_MS
-  const taskDebounceMs = options.taskDebounceMs ?? Math.min(debounceMs, WATCH_TASK_DEBOUNCE_MS)
-  /** Known task files get every write as a raw event (onRawWrite), so they settle sooner; other paths wait out chokidar's throttle. */
-  const fastPath = (path: string) => classifyPath(path).kind === 'task' && fileEvents.knows(path)
-  /** Known task files found gone when they settled: given the usual window before they count as removed. */
-  const waitingOut = new Set<string>()
   const debouncer = createPathDebouncer({
-    // Gone for now: as long as chokidar holds an unlink that an add may still turn into a change (`atomic`).
-    windowMs: (path) => (waitingOut.has(path) ? WATCH_ATOMIC_MS + debounceMs : fastPath(path) ? taskDebounceMs : debounceMs),
+    windowMs: options.debounceMs ?? WATCH_DEBOUNCE_MS,
     maxWaitMs: options.maxWaitMs ?? WATCH_MAX_WAIT_MS,
     onSettled(burst) {
-      if (waitingOut.delete(burst.path)) {
-        // Waited out: handled as it is now.
-      } else if (fastPath(burst.path) && !lstatSync(context.meshPath(...burst.path.split('/')), {throwIfNoEntry: false})) {
-        // Gone for now: an editor's delete-then-write may be under way; it counts as removed only once it
-        // stayed gone as long as chokidar's `atomic` merge of an unlink and an add.
-        waitingOut.add(burst.path)
-        debouncer.push(burst.path)
-        return
-      }
       // Read again now that the writes settled: a read in between may have caught one half done.
       index?.changed(burst.path)
       queue = queue.then(() => (closed ? undefined : fileEvents.handle(burst))).catch((error) => logError(`could not report a change to ${burst.path}`, error))
@@ -88,21 +69,6 @@ export function createMeshWatcher(context: DaemonContext, options: MeshWatcherOp
       index?.changed(path)
       debouncer.push(path)
     }
-  }
-
-  /**
-   * fs.watch's own events, which chokidar passes on unthrottled as `raw` (its `change` event comes at most
-   * once per 50 ms a file): each write to a known task file, in place or renamed over it, re-arms its
-   * window. A file new to consumers is left to chokidar's `add`, which tells an added file from a moved one.
-   */
-  const onRawWrite = (_event: string, name: string, details: unknown) => {
-    const folder = (details as {watchedPath?: unknown} | undefined)?.watchedPath
-    if (closed || !scanned || typeof name !== 'string' || typeof folder !== 'string') return
-    // A folder's watch names the file in it (a file's own watch names itself, which leads nowhere here).
-    const path = toRelative(join(folder, name))
-    if (path.startsWith('..') || isIgnoredPath(path) || !fastPath(path)) return
-    index?.changed(path)
-    debouncer.push(path)
   }
 
   return {
@@ -122,7 +88,7 @@ export function createMeshWatcher(context: DaemonContext, options: MeshWatcherOp
         // A symlink could lead the watch out of .mesh/ (and into a loop).
         followSymlinks: false,
       })
-      watcher.on('add', onRaw('add')).on('change', onRaw('change')).on('unlink', onRaw('unlink')).on('raw', onRawWrite)
+      watcher.on('add', onRaw('add')).on('change', onRaw('change')).on('unlink', onRaw('unlink'))
       watcher.on('error', (error) => {
         logError('file watcher error', error)
         // Changes may have gone unheard: the task index reads every file again.
@@ -149,7 +115,6 @@ export function createMeshWatcher(context: DaemonContext, options: MeshWatcherOp
       closed = true
       index?.stop()
       debouncer.clear()
-      waitingOut.clear()
       ownWrites.close()
       fileEvents.close()
       await watcher?.close().catch((error) => logError('closing the file watcher', error))
