@@ -159,7 +159,8 @@ describe('file watcher: events from files', () => {
   it('reads a task file after its last write, though chokidar throttles its change events, and the board says so', async () => {
     const {harness: daemon, recorder: events, mesh} = await start()
     const path = mesh('modules', 'api', 'tasks', 'API1-first-task.md')
-    // Within chokidar's 50 ms throttle of a file's change events: only the raw events tell of the second write.
+    // Within chokidar's 50 ms throttle of a file's change events: the second write gets no event of its own, and the
+    // watcher's settle (longer than the throttle) reads the file after it.
     writeFileSync(path, taskFile({status: 'active'}))
     await new Promise((resolve) => setTimeout(resolve, 25))
     writeFileSync(path, taskFile({status: 'done'}))
