@@ -124,12 +124,23 @@ try {
 
   const drags = {written: [], settled: []}
   for (let i = 0; i < DRAGS; i++) {
-    const task = tasks[(i * 53 + 11) % tasks.length]
+    // A card of a status column (the draft lane, above them, is thousands of pixels tall with 1,000 tasks).
+    let pick = i * 53 + 11
+    while ((await columnOf(tasks[pick % tasks.length].id)) === 'draft') pick++
+    const task = tasks[pick % tasks.length]
     const from = await columnOf(task.id)
     const to = COLUMNS[(COLUMNS.indexOf(from) + 1) % COLUMNS.length]
     await page.locator(`.card[data-id="${task.id}"]`).scrollIntoViewIfNeeded()
     await page.evaluate('window.__droppedAt = null')
-    await page.dragAndDrop(`.card[data-id="${task.id}"]`, `ul.cards[data-status="${to}"]`)
+    // Onto the card of the target column level with the dragged one: both in view, no scrolling mid-drag
+    // (a drop aimed at the middle of a 200-card list missed it about one time in four).
+    const level = await page.evaluate(`(() => {
+      const top = document.querySelector('.card[data-id="${task.id}"]').getBoundingClientRect().top
+      const distance = (card) => Math.abs(card.getBoundingClientRect().top - top)
+      const cards = [...document.querySelectorAll('ul.cards[data-status="${to}"] > .card')]
+      return cards.reduce((best, card) => (distance(card) < distance(best) ? card : best), cards[0])?.dataset.id ?? null
+    })()`)
+    await page.dragAndDrop(`.card[data-id="${task.id}"]`, level ? `ul.cards[data-status="${to}"] > .card[data-id="${level}"]` : `ul.cards[data-status="${to}"]`)
     // From the drop as the page saw it: the pointer's travel is the test driver's, not the board's.
     const started = await waitFor('window.__droppedAt')
     if (!started) continue

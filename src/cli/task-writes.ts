@@ -27,7 +27,7 @@ export async function moveTaskEither(dir: string | undefined, input: {id: string
   return {...result, by: input.by, via}
 }
 
-export type CreateInput = Omit<CreateTaskInput, 'write' | 'now'> & {by: string}
+export type CreateInput = Omit<CreateTaskInput, 'write' | 'now' | 'records'> & {by: string}
 
 /** `mesh task create`. */
 export async function createTaskEither(dir: string | undefined, input: CreateInput): Promise<CreatedTask & {via: WriteVia}> {

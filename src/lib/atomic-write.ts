@@ -5,6 +5,8 @@ import {dirname, basename, join} from 'node:path'
 export interface AtomicWriteOptions {
   /** File mode, e.g. 0o600 for secrets. */
   mode?: number
+  /** fsync before the rename (default). Off only for files nobody needs after a crash (a lock: a stale one is taken over). */
+  sync?: boolean
 }
 
 /**
@@ -22,7 +24,7 @@ export async function writeFileAtomic(
   const handle = await open(temp, 'wx', options.mode ?? 0o644)
   try {
     await handle.writeFile(data)
-    await handle.sync()
+    if (options.sync !== false) await handle.sync()
   } catch (error) {
     await handle.close()
     await rm(temp, {force: true})

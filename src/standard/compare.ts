@@ -10,30 +10,55 @@ export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
-const RUNS = /\d+|\D+/g
+const isDigit = (code: number) => code >= 48 && code <= 57
+
+/** Where the run (digits, or not digits) starting at `from` ends. */
+function runEnd(text: string, from: number): number {
+  const digits = isDigit(text.charCodeAt(from))
+  let end = from + 1
+  while (end < text.length && isDigit(text.charCodeAt(end)) === digits) end++
+  return end
+}
+
+/** Code-unit order of `a[aFrom, aTo)` and `b[bFrom, bTo)`, as compareText orders the two slices. */
+function compareSlices(a: string, aFrom: number, aTo: number, b: string, bFrom: number, bTo: number): number {
+  for (let i = aFrom, j = bFrom; i < aTo && j < bTo; i++, j++) {
+    const difference = a.charCodeAt(i) - b.charCodeAt(j)
+    if (difference !== 0) return difference < 0 ? -1 : 1
+  }
+  return Math.sign(aTo - aFrom - (bTo - bFrom))
+}
 
 /**
  * Orders ids like a person does, `P2` before `P10`: digit runs compare as
  * numbers, other runs by code unit; equal-looking ids (`P01`, `P1`) fall
- * back to code-unit order, so the order is total.
+ * back to code-unit order, so the order is total. Walks the strings in
+ * place (boards sort thousands of ids on every change).
  */
 export function compareIds(a: string, b: string): number {
-  const left = a.match(RUNS) ?? []
-  const right = b.match(RUNS) ?? []
-  for (let index = 0; index < Math.min(left.length, right.length); index++) {
-    const x = left[index]
-    const y = right[index]
-    if (x === y) continue
-    const xDigits = x.charCodeAt(0) <= 57 && x.charCodeAt(0) >= 48
-    const yDigits = y.charCodeAt(0) <= 57 && y.charCodeAt(0) >= 48
-    if (xDigits && yDigits) {
-      const xNumber = x.replace(/^0+(?=\d)/, '')
-      const yNumber = y.replace(/^0+(?=\d)/, '')
-      if (xNumber.length !== yNumber.length) return xNumber.length - yNumber.length
-      if (xNumber !== yNumber) return compareText(xNumber, yNumber)
-      continue
+  let i = 0
+  let j = 0
+  while (i < a.length && j < b.length) {
+    const aEnd = runEnd(a, i)
+    const bEnd = runEnd(b, j)
+    if (isDigit(a.charCodeAt(i)) && isDigit(b.charCodeAt(j))) {
+      // As numbers: leading zeros dropped (one digit kept), then the longer is larger, then digit by digit.
+      let x = i
+      let y = j
+      while (x < aEnd - 1 && a.charCodeAt(x) === 48) x++
+      while (y < bEnd - 1 && b.charCodeAt(y) === 48) y++
+      if (aEnd - x !== bEnd - y) return aEnd - x - (bEnd - y)
+      const order = compareSlices(a, x, aEnd, b, y, bEnd)
+      if (order !== 0) return order
+    } else {
+      const order = compareSlices(a, i, aEnd, b, j, bEnd)
+      if (order !== 0) return order
     }
-    return compareText(x, y)
+    i = aEnd
+    j = bEnd
   }
-  return left.length - right.length || compareText(a, b)
+  // One ran out of runs first: fewer runs first; as many: code-unit order.
+  if (i < a.length) return 1
+  if (j < b.length) return -1
+  return compareText(a, b)
 }

@@ -43,8 +43,8 @@ export interface TestBrowser {
   console: string[]
   /** A new tab in the browser's one context. */
   newPage(): Promise<Page>
-  /** Saves a full-page PNG as test-artifacts/<name>.png and returns its path. */
-  screenshot(page: Page, name: string): Promise<string>
+  /** Saves a PNG of the full page (or, with `fullPage: false`, of the viewport) as test-artifacts/<name>.png and returns its path. */
+  screenshot(page: Page, name: string, options?: {fullPage?: boolean}): Promise<string>
   /** Closes the browser and removes its profile. */
   close(): Promise<void>
 }
@@ -85,10 +85,10 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<TestBr
     context,
     console: lines,
     newPage: () => context.newPage(),
-    async screenshot(page, name) {
+    async screenshot(page, name, options = {}) {
       await mkdir(ARTIFACTS_DIR, {recursive: true})
       const path = join(ARTIFACTS_DIR, `${name}.png`)
-      await page.screenshot({path, fullPage: true})
+      await page.screenshot({path, fullPage: options.fullPage ?? true})
       return path
     },
     close() {

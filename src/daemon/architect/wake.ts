@@ -15,11 +15,12 @@
  * pass ended or its turn finished), then tried once more; a stop drops it.
  */
 import {conflict, isMeshError} from '../../lib/errors.js'
-import {dispatchBoard, scanTasks, summarize, type Board} from '../../standard/tasks/index.js'
+import {dispatchBoard, summarize, type Board} from '../../standard/tasks/index.js'
 import type {ChatParts} from '../chat/index.js'
 import {COORDINATOR} from '../chat/constants.js'
 import type {DaemonContext} from '../context.js'
 import {measureContextTree} from '../context-tree.js'
+import {taskIndex} from '../tasks/index.js'
 import {TAG_WAKE, TAG_WAKE_FAILED, TAG_WAKE_SKIPPED, TASK_EVENTS, WAKE_EVENT} from './constants.js'
 import type {Passes} from './passes.js'
 import type {ArchitectWakeData, PassTrigger, PassView, WakeSkipReason} from './wire.js'
@@ -60,7 +61,8 @@ export function createWaker(context: DaemonContext, passes: Passes, chat: ChatPa
   let unsubscribe: (() => void) | null = null
   let serial: Promise<unknown> = Promise.resolve()
 
-  const board = async () => dispatchBoard((await scanTasks(context.root)).map(summarize))
+  const tasks = taskIndex(context)
+  const board = async () => dispatchBoard((await tasks.records()).map(summarize))
   const settings = () => context.settings().architect
 
   function publish(data: ArchitectWakeData) {

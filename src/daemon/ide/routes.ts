@@ -13,7 +13,7 @@ import type {BrowserSession} from '../browser-sessions.js'
 import type {DaemonContext} from '../context.js'
 import {sessionOf} from '../http/guards.js'
 import {answer, type Route, type RouteRequest} from '../route-table.js'
-import {assertTaskId} from '../tasks/index.js'
+import {assertTaskId, taskIndex} from '../tasks/index.js'
 import {prefersHtml} from './accept.js'
 import {renderBoardPage} from './board/page.js'
 import {renderTaskView} from './board/task-view.js'
@@ -63,7 +63,7 @@ export function pageRoutes(context: DaemonContext, assets: StaticAssets): Route[
       method: 'GET',
       path: '/ide/tasks/:id',
       auth: 'portal',
-      handle: async (request) => answer(await renderTaskView(context.root, assertTaskId(request.params.id)), 200, {...PAGE_HEADERS}),
+      handle: async (request) => answer(await renderTaskView(context.root, await taskIndex(context).records(), assertTaskId(request.params.id)), 200, {...PAGE_HEADERS}),
     },
     {method: 'GET', path: '/ide/roadmap', auth: 'session', handle: page((session) => renderRoadmapPage(context, assets, session.csrf))},
     {method: 'GET', path: '/ide/project', auth: 'session', handle: page((session, request) => renderProjectPage(context, assets, session.csrf, request.query.file))},

@@ -113,7 +113,8 @@ async function holdFileLock<T>(path: string, work: () => Promise<T>, options: Fi
   const deadline = performance.now() + waitMs
   for (;;) {
     held.add(mine)
-    if (await createFileExclusive(path, mine)) break
+    // No fsync: a lock outlives no crash (its process is gone, so it is stale and taken over).
+    if (await createFileExclusive(path, mine, {sync: false})) break
     held.delete(mine)
     const lock = await readLock(path)
     if (lock === null) continue

@@ -14,6 +14,7 @@ import {stableStringify} from '../../standard/roadmap/stable-json.js'
 import {readContainedText} from '../../lib/contained-files.js'
 import type {DaemonContext} from '../context.js'
 import {measureContextTree} from '../context-tree.js'
+import {taskIndex} from '../tasks/index.js'
 import {DAEMON_STATE_FILE, ROADMAP_PAGE_FILE, STATE_CAUSES_SHOWN, STATE_REBUILD_DEBOUNCE_MS, STATE_REBUILD_MAX_WAIT_MS, STATE_REBUILT_EVENT, STATE_TAG, STATE_WRITE_REASON} from './constants.js'
 import {daemonState, type DaemonState} from './daemon-state.js'
 import {renderRoadmapPage} from './roadmap-page.js'
@@ -74,7 +75,7 @@ export function createStateRebuilder(context: DaemonContext, options: StateRebui
     let roadmap: RoadmapState
     let state: DaemonState
     try {
-      roadmap = await computeRoadmap(context.root)
+      roadmap = await computeRoadmap(context.root, {records: await taskIndex(context).records()})
       state = daemonState({roadmap, contextTree: await measureContextTree(context), version: context.version, pid: process.pid})
     } catch (error) {
       // cluster.yaml gone or unreadable: the last good files stay; the next change tries again. /health says so meanwhile.

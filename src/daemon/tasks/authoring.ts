@@ -14,7 +14,7 @@ import {archiveTasksAs, createTaskAs, recordShaAs} from './task-writes.js'
 import {daemonTarget, taskMutex} from './transition.js'
 
 /** `POST /tasks`: creates the task and publishes `task.created` `{id, path, module, status, by}`. */
-export async function createTaskForCaller(context: DaemonContext, input: Omit<CreateTaskInput, 'write' | 'now'> & {by: string}): Promise<CreatedTask> {
+export async function createTaskForCaller(context: DaemonContext, input: Omit<CreateTaskInput, 'write' | 'now' | 'records'> & {by: string}): Promise<CreatedTask> {
   let created: CreatedTask
   try {
     created = await createTaskAs(daemonTarget(context), input)

@@ -17,6 +17,7 @@ export {OPERATOR, daemonTarget, taskMutex, transitionTask, type TransitionInput}
 export {archiveTasks, createTaskForCaller, recordCommit} from './authoring.js'
 export {assertActor, assertDraftRule, archiveTasksAs, createTaskAs, moveTaskAs, recordShaAs, withTasksLock, type MoveInput, type TaskWriteTarget} from './task-writes.js'
 export {boardOf, readBoard, type BoardAnswer, type BoardTask} from './board.js'
+export {taskIndex, type TaskIndex, type TaskIndexFollower} from './task-index.js'
 export {COMMIT_SHAS_REASON, DEFAULT_ARCHIVE_DAYS} from './constants.js'
 
 export function tasksArea(context: DaemonContext): DaemonArea {

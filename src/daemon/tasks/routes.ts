@@ -7,6 +7,7 @@ import {archiveTasks, createTaskForCaller} from './authoring.js'
 import {readBoard} from './board.js'
 import {DAY_MS, DEFAULT_ARCHIVE_DAYS} from './constants.js'
 import {assertTaskId} from './lookup.js'
+import {taskIndex} from './task-index.js'
 import {OPERATOR, transitionTask} from './transition.js'
 
 interface TransitionBody {
@@ -39,7 +40,8 @@ export function taskRoutes(context: DaemonContext, mutex: Mutex): Route[] {
       method: 'GET',
       path: '/tasks',
       auth: 'none',
-      handle: () => readBoard(context.root, context.clock()),
+      // `?ids=API1,API3`: only these tasks (the board patches the cards an event touched).
+      handle: (request) => readBoard(taskIndex(context), context.clock(), request.query.ids === undefined ? undefined : new Set(request.query.ids.split(',').map((id) => id.trim()))),
     },
     {
       method: 'POST',

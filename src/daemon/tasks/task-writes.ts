@@ -15,6 +15,7 @@ import {meshPath} from '../../standard/project/project-root.js'
 import {
   archiveDoneTasks,
   createTask,
+  findTask,
   moveTask,
   recordCommitSha,
   type ArchiveReport,
@@ -22,16 +23,25 @@ import {
   type CreateTaskInput,
   type MovedTask,
   type RecordedSha,
+  type TaskRecord,
 } from '../../standard/tasks/index.js'
 import {withFileLock} from '../links/file-lock.js'
 import type {ProjectWriter} from '../project-writer.js'
 import {ARCHIVE_REASON, COMMIT_SHAS_REASON, CREATE_REASON, TASKS_LOCK_FILE, TASKS_LOCK_WAIT_MS, TRANSITION_REASON} from './constants.js'
 
-/** Where task writes land: the project, its writer, its clock. */
+/** Where task writes land: the project, its writer, its clock, and how its task files are found. */
 export interface TaskWriteTarget {
   root: string
   writer: ProjectWriter
   now: () => Date
+  /** The task records when the caller holds them (the daemon's index); else every write scans the files. */
+  records?: () => Promise<TaskRecord[]>
+}
+
+/** The task of this id among the target's records (each write reads its file again before it rewrites it). */
+const finder = (target: TaskWriteTarget) => {
+  const {records} = target
+  return records ? async (id: string) => findTask(target.root, id, await records()) : undefined
 }
 
 export interface MoveInput {
@@ -82,6 +92,7 @@ export async function moveTaskAs(target: TaskWriteTarget, input: MoveInput): Pro
   await assertActor(target.root, input.by)
   return withTasksLock(target.root, () =>
     moveTask(target.root, input.id, input.status, target.now(), {
+      find: finder(target),
       check: (move) => {
         assertDraftRule(input.by, move)
         input.check?.(move)
@@ -94,11 +105,12 @@ export async function moveTaskAs(target: TaskWriteTarget, input: MoveInput): Pro
 }
 
 /** Creates a task with the next free id, through the writer (the id reservation keeps two creators apart). */
-export async function createTaskAs(target: TaskWriteTarget, input: Omit<CreateTaskInput, 'write' | 'now'> & {by: string}): Promise<CreatedTask> {
+export async function createTaskAs(target: TaskWriteTarget, input: Omit<CreateTaskInput, 'write' | 'now' | 'records'> & {by: string}): Promise<CreatedTask> {
   await assertActor(target.root, input.by)
   const {by: _by, ...task} = input
   return createTask(target.root, {
     ...task,
+    records: await target.records?.(),
     now: target.now(),
     write: async (absolutePath, text) => {
       await target.writer.write(insideMesh(target.root, absolutePath), text, {reason: CREATE_REASON})
@@ -128,6 +140,7 @@ export async function archiveTasksAs(target: TaskWriteTarget, olderThanMs: numbe
 export async function recordShaAs(target: TaskWriteTarget, id: string, sha: string): Promise<RecordedSha> {
   return withTasksLock(target.root, () =>
     recordCommitSha(target.root, id, sha, {
+      find: finder(target),
       write: async (absolutePath, text) => {
         await target.writer.write(insideMesh(target.root, absolutePath), text, {reason: COMMIT_SHAS_REASON})
       },

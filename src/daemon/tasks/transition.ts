@@ -11,6 +11,7 @@ import {BY_OPERATOR, TASK_UPDATED_EVENT, taskUpdatedData} from '../../protocol/t
 import type {MovedTask} from '../../standard/tasks/index.js'
 import type {DaemonContext} from '../context.js'
 import {daemonTaskError} from './lookup.js'
+import {taskIndex} from './task-index.js'
 import {moveTaskAs, type MoveInput, type TaskWriteTarget} from './task-writes.js'
 
 /** Who a portal-token caller is unless it says otherwise (docs/daemon-api.md, Tasks). */
@@ -27,8 +28,11 @@ export function taskMutex(context: DaemonContext): Mutex {
   return mutex
 }
 
-/** The daemon as a task write target: its project, its writer, its clock. */
-export const daemonTarget = (context: DaemonContext): TaskWriteTarget => ({root: context.root, writer: context.writer, now: () => new Date(context.clock())})
+/** The daemon as a task write target: its project, its writer, its clock, its task index. */
+export const daemonTarget = (context: DaemonContext): TaskWriteTarget => {
+  const index = taskIndex(context)
+  return {root: context.root, writer: context.writer, now: () => new Date(context.clock()), records: () => index.records()}
+}
 
 /** Moves the task, one transition at a time in this daemon (`mutex`), and publishes `task.updated` when it changed. */
 export async function transitionTask(context: DaemonContext, mutex: Mutex, input: TransitionInput): Promise<MovedTask> {

@@ -9,6 +9,7 @@ import type {Stats} from 'node:fs'
 import {relative, sep} from 'node:path'
 import {watch, type FSWatcher} from 'chokidar'
 import type {DaemonContext} from '../context.js'
+import {taskIndex, type TaskIndexFollower} from '../tasks/task-index.js'
 import {ECHOED_REASONS, WATCH_ATOMIC_MS, WATCH_DEBOUNCE_MS, WATCH_MAX_WAIT_MS, WATCH_READY_TIMEOUT_MS} from './constants.js'
 import {createPathDebouncer} from './debounce.js'
 import {createFileEvents} from './file-events.js'
@@ -46,11 +47,15 @@ export function createMeshWatcher(context: DaemonContext, options: MeshWatcherOp
   let startProblem: string | null = null
   /** Until chokidar's first scan ends, its `add`s are the files that were there: known, not news. */
   let scanned = false
+  /** The task index serves from memory while this watch tells it of every change (from the first scan's end). */
+  let index: TaskIndexFollower | undefined
 
   const debouncer = createPathDebouncer({
     windowMs: options.debounceMs ?? WATCH_DEBOUNCE_MS,
     maxWaitMs: options.maxWaitMs ?? WATCH_MAX_WAIT_MS,
     onSettled(burst) {
+      // Read again now that the writes settled: a read in between may have caught one half done.
+      index?.changed(burst.path)
       queue = queue.then(() => (closed ? undefined : fileEvents.handle(burst))).catch((error) => logError(`could not report a change to ${burst.path}`, error))
     },
   })
@@ -60,7 +65,10 @@ export function createMeshWatcher(context: DaemonContext, options: MeshWatcherOp
     const path = toRelative(absolute)
     if (path === '' || path.startsWith('..') || isIgnoredPath(path)) return
     if (change === 'add' && !scanned) fileEvents.noteExisting(path, stats)
-    else debouncer.push(path)
+    else {
+      index?.changed(path)
+      debouncer.push(path)
+    }
   }
 
   return {
@@ -81,11 +89,16 @@ export function createMeshWatcher(context: DaemonContext, options: MeshWatcherOp
         followSymlinks: false,
       })
       watcher.on('add', onRaw('add')).on('change', onRaw('change')).on('unlink', onRaw('unlink'))
-      watcher.on('error', (error) => logError('file watcher error', error))
+      watcher.on('error', (error) => {
+        logError('file watcher error', error)
+        // Changes may have gone unheard: the task index reads every file again.
+        index?.lost()
+      })
       const ready = new Promise<boolean>((resolve) => {
         const timer = setTimeout(resolve, options.readyTimeoutMs ?? WATCH_READY_TIMEOUT_MS, false)
         watcher!.once('ready', () => {
           scanned = true
+          if (!closed) index = taskIndex(context).follow()
           clearTimeout(timer)
           // A scan that ends late ends the warning too.
           startProblem = null
@@ -100,6 +113,7 @@ export function createMeshWatcher(context: DaemonContext, options: MeshWatcherOp
     problem: () => startProblem,
     async close() {
       closed = true
+      index?.stop()
       debouncer.clear()
       ownWrites.close()
       fileEvents.close()

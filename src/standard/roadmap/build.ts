@@ -9,7 +9,7 @@ import {knownPrefixes} from '../tasks/allocate.js'
 import {resolvePrefixes} from '../tasks/prefix.js'
 import {meshPath} from '../project/project-root.js'
 import {compareIds, summarize, type TaskSummary} from '../tasks/query.js'
-import {scanTasks} from '../tasks/task-files.js'
+import {scanTasks, type TaskRecord} from '../tasks/task-files.js'
 import {ROADMAP_FORMAT, ROADMAP_GLOBAL, ROADMAP_STATE_JS, ROADMAP_STATE_JSON} from './constants.js'
 import {stableStringify} from './stable-json.js'
 
@@ -35,10 +35,11 @@ const countBy = (values: string[]) => {
 /**
  * Reads cluster.yaml, every task (active and archived) and every initiative
  * and derives the roadmap. No clock is read: the same files give the same state.
+ * `options.records`: the task records when the caller holds them (the daemon's index); default: a scan.
  */
-export async function computeRoadmap(root: string): Promise<RoadmapState> {
+export async function computeRoadmap(root: string, options: {records?: TaskRecord[]} = {}): Promise<RoadmapState> {
   const cluster = await readClusterInfo(root)
-  const records = await scanTasks(root)
+  const records = options.records ?? (await scanTasks(root))
   const prefixes = resolvePrefixes(cluster.modules, knownPrefixes(records))
   // A file whose frontmatter cannot be read is left out (and listed in `problems`): its fields would all be empty.
   const readable = records.filter((record) => record.problem === undefined)

@@ -9,7 +9,7 @@ import {invalid} from '../../lib/errors.js'
 import {editFrontmatter} from '../frontmatter.js'
 import {decodeUtf8ForRewrite} from '../project/utf8.js'
 import {findTask} from './query.js'
-import {readTaskBytes} from './task-files.js'
+import {readTaskBytes, taskRecordOf, type TaskRecord} from './task-files.js'
 
 /** A full or abbreviated git object name. */
 const SHA = /^[0-9a-f]{7,64}$/
@@ -30,10 +30,20 @@ export interface RecordedSha {
  * changes: `updated` stays, since the task's work did not change. Archived
  * tasks are recorded too: a commit may land after the archive pass.
  */
-export async function recordCommitSha(root: string, id: string, sha: string, options: {write?: (absolutePath: string, text: string) => Promise<void>} = {}): Promise<RecordedSha> {
+export async function recordCommitSha(
+  root: string,
+  id: string,
+  sha: string,
+  options: {write?: (absolutePath: string, text: string) => Promise<void>; find?: (id: string) => Promise<TaskRecord>} = {},
+): Promise<RecordedSha> {
   if (!SHA.test(sha)) throw invalid('invalid_sha', `"${sha.slice(0, 80)}" is not a git commit SHA`, {field: 'sha'})
-  const record = await findTask(root, id)
-  if (record.problem) throw invalid('task_unreadable', `${record.relativePath}: ${record.problem}`)
+  const found = await (options.find ?? ((wanted: string) => findTask(root, wanted)))(id)
+  const unreadable = (task: TaskRecord) => invalid('task_unreadable', `${task.relativePath}: ${task.problem}`)
+  if (found.problem) throw unreadable(found)
+  // The file as it is now: a hand edit since the scan (or the index's read) keeps its SHAs.
+  const bytes = await readTaskBytes(root, found)
+  const record = taskRecordOf(root, found, () => bytes.toString('utf8'))
+  if (record.problem) throw unreadable(record)
   const base = {
     id: record.id,
     path: record.relativePath,
@@ -43,7 +53,7 @@ export async function recordCommitSha(root: string, id: string, sha: string, opt
   }
   const listed = Array.isArray(record.data.commit_shas) ? record.data.commit_shas.filter((value): value is string => typeof value === 'string') : []
   if (listed.includes(sha)) return {...base, changed: false}
-  const text = decodeUtf8ForRewrite(await readTaskBytes(root, record), record.relativePath)
+  const text = decodeUtf8ForRewrite(bytes, record.relativePath)
   let next: string
   try {
     next = editFrontmatter(text, (document) => {

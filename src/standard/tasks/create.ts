@@ -12,7 +12,7 @@ import {resolvePrefixes} from './prefix.js'
 import {meshPath, utcDate} from '../project/project-root.js'
 import {assertSlug, slugify} from './slug.js'
 import {writtenStatus} from './status.js'
-import {idsOf, scanTasks} from './task-files.js'
+import {idsOf, scanTasks, type TaskRecord} from './task-files.js'
 
 export interface CreateTaskInput {
   module: string
@@ -28,6 +28,8 @@ export interface CreateTaskInput {
   now?: Date
   /** Writes the new file (default: an atomic write); the daemon passes its snapshotting writer. */
   write?: (absolutePath: string, text: string) => Promise<void>
+  /** The project's task records when the caller holds them (the daemon's index); default: a scan. */
+  records?: TaskRecord[]
 }
 
 export interface CreatedTask {
@@ -69,7 +71,7 @@ export async function createTask(root: string, input: CreateTaskInput): Promise<
   const owner = (input.owner ?? DEFAULT_TASK_OWNER).trim()
   if (owner === '') throw invalid('usage_owner_invalid', 'The owner must not be empty.', {field: 'owner'})
 
-  const records = await scanTasks(root)
+  const records = input.records ?? (await scanTasks(root))
   const existingIds = new Set(records.flatMap(idsOf))
   const dependsOn = [...new Set(input.dependsOn ?? [])]
   for (const dependency of dependsOn) {

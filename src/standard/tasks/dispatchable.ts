@@ -41,18 +41,30 @@ export function compareDispatchOrder(a: BoardTask, b: BoardTask): number {
   return priorityRank(a.priority) - priorityRank(b.priority) || (a.order ?? 10) - (b.order ?? 10) || compareIds(a.id, b.id)
 }
 
+/** The ids of the done tasks among readable ones, archived included: a dependency is met when its id is here. */
+export function doneTaskIds(tasks: readonly TaskSummary[]): Set<string> {
+  const done = new Set<string>()
+  for (const task of tasks) if (task.problem === undefined && task.status === 'done') done.add(task.id)
+  return done
+}
+
+/** spec v15 for one task: the dependencies it still waits on, and whether it may be dispatched now. */
+export function dispatchStateOf(task: TaskSummary, done: ReadonlySet<string>): {dispatchable: boolean; waitingOn: string[]} {
+  const waitingOn = task.depends_on.filter((id) => !done.has(id))
+  return {dispatchable: task.problem === undefined && !task.archived && isDispatchable(task.status) && waitingOn.length === 0, waitingOn}
+}
+
 /** The board of the project's task summaries (active and archived, as scanTasks and summarize read them). */
 export function dispatchBoard(tasks: readonly TaskSummary[]): Board {
-  const readable = tasks.filter((task) => task.problem === undefined)
-  const done = new Set(readable.filter((task) => task.status === 'done').map((task) => task.id))
-  const active = readable.filter((task) => !task.archived)
+  const done = doneTaskIds(tasks)
+  const active = tasks.filter((task) => task.problem === undefined && !task.archived)
   const dispatchable: BoardTask[] = []
   const waiting: Board['waiting'] = []
   for (const task of active) {
     if (!isDispatchable(task.status)) continue
-    const waitingOn = task.depends_on.filter((id) => !done.has(id))
-    if (waitingOn.length === 0) dispatchable.push(task)
-    else waiting.push({...task, waiting_on: waitingOn})
+    const state = dispatchStateOf(task, done)
+    if (state.dispatchable) dispatchable.push(task)
+    else waiting.push({...task, waiting_on: state.waitingOn})
   }
   return {
     dispatchable: dispatchable.sort(compareDispatchOrder),

@@ -5,7 +5,7 @@ import {decodeUtf8ForRewrite} from '../project/utf8.js'
 import {utcDate, utcDateTime} from '../project/project-root.js'
 import {findTask} from './query.js'
 import {isDispatchable, writtenStatus} from './status.js'
-import {readTaskBytes} from './task-files.js'
+import {readTaskBytes, taskRecordOf, type TaskRecord} from './task-files.js'
 
 export interface MovedTask {
   id: string
@@ -27,6 +27,8 @@ export interface MoveTaskOptions {
   write?: (absolutePath: string, text: string) => Promise<void>
   /** Runs once `from` and `to` are known, before anything is written; throws to refuse the move. */
   check?: (move: {id: string; from: string; to: string}) => void
+  /** Finds the task's file (default: findTask over a scan of every file); the daemon passes its task index. */
+  find?: (id: string) => Promise<TaskRecord>
 }
 
 /** The resolver's stamps (spec v26): true only of a task in `done`, so a move out of it drops them. */
@@ -43,8 +45,13 @@ const DONE_ONLY_FIELDS = ['completed_at', 'resolved_by', 'resolved_by_conv'] as 
  */
 export async function moveTask(root: string, id: string, statusWord: string, now: Date = new Date(), options: MoveTaskOptions = {}): Promise<MovedTask> {
   const to = writtenStatus(statusWord)
-  const record = await findTask(root, id)
-  if (record.problem) throw invalid('task_unreadable', `${record.relativePath}: ${record.problem}`)
+  const found = await (options.find ?? ((wanted: string) => findTask(root, wanted)))(id)
+  const unreadable = (task: TaskRecord) => invalid('task_unreadable', `${task.relativePath}: ${task.problem}`)
+  if (found.problem) throw unreadable(found)
+  // The file as it is now decides, not what a scan or an index read of it before: a hand edit since always wins.
+  const bytes = await readTaskBytes(root, found)
+  const record = taskRecordOf(root, found, () => bytes.toString('utf8'))
+  if (record.problem) throw unreadable(record)
   if (record.archived) {
     throw conflict('task_archived', `${record.id} is archived (${record.relativePath}); archived tasks are history and are not moved.`)
   }
@@ -56,7 +63,7 @@ export async function moveTask(root: string, id: string, statusWord: string, now
     return {...base, changed: false, completed_at: completed}
   }
   const completedAt = to === 'done' ? utcDateTime(now) : null
-  const text = decodeUtf8ForRewrite(await readTaskBytes(root, record), record.relativePath)
+  const text = decodeUtf8ForRewrite(bytes, record.relativePath)
   let next: string
   try {
     next = editFrontmatter(text, (document) => {

@@ -1,6 +1,6 @@
-import {realpathSync} from 'node:fs'
+import {lstatSync, realpathSync} from 'node:fs'
 import {setImmediate as yieldToLoop} from 'node:timers/promises'
-import {join, relative, sep} from 'node:path'
+import {dirname, join, relative, sep} from 'node:path'
 import {listContainedFolder, readContainedFile, readContainedFileSync} from '../../lib/contained-files.js'
 import {notFound} from '../../lib/errors.js'
 import {describeReadError, parseFrontmatter, splitFrontmatter} from '../frontmatter.js'
@@ -59,21 +59,68 @@ function parseTaskText(text: string): Record<string, unknown> {
   return data && typeof data === 'object' && !Array.isArray(data) ? data : {}
 }
 
-/** `path` is read as a regular file inside the real `.mesh/` (`realMesh`), never through a link. */
-function readTask(root: string, realMesh: string, module: string, path: string, archived: boolean): TaskRecord {
+/** The record of a task file's text (read by the caller); a frontmatter that cannot be read is the record's `problem`. */
+export function taskRecordOf(root: string, place: {module: string; path: string; archived: boolean}, read: () => string): TaskRecord {
+  const {module, path, archived} = place
   const stem = path.split(sep).pop()!.replace(/\.md$/, '')
   const fallbackId = stem.split('-')[0]
   const relativePath = relative(root, path).split(sep).join('/')
   try {
-    const meshDir = meshPath(root)
-    const bytes = readContainedFileSync(meshDir, relative(meshDir, path), {realRoot: realMesh})
-    if (bytes === null) throw new Error('the file is gone')
-    const record = parseTaskText(bytes.toString('utf8'))
+    const record = parseTaskText(read())
     const id = typeof record.id === 'string' ? record.id : fallbackId
     return {id, module, path, relativePath, archived, data: record}
   } catch (error) {
     return {id: fallbackId, module, path, relativePath, archived, data: {}, problem: describeReadError(error, 2)}
   }
+}
+
+/** `path` is read as a regular file inside the real `.mesh/` (`realMesh`), never through a link. */
+function readTask(root: string, realMesh: string, module: string, path: string, archived: boolean): TaskRecord {
+  return taskRecordOf(root, {module, path, archived}, () => {
+    const meshDir = meshPath(root)
+    const bytes = readContainedFileSync(meshDir, relative(meshDir, path), {realRoot: realMesh})
+    if (bytes === null) throw new Error('the file is gone')
+    return bytes.toString('utf8')
+  })
+}
+
+/**
+ * Where a `.mesh/`-relative, `/`-separated path stands among the task files
+ * scanTasks reads (`modules/<m>/tasks/<name>.md`, archived
+ * `modules/<m>/log/<YYYY-MM>/<name>.md`, no name starting with a dot), or
+ * null when it is not one.
+ */
+export function taskFilePlace(meshRelativePath: string): {module: string; archived: boolean} | null {
+  const parts = meshRelativePath.split('/')
+  const name = parts[parts.length - 1]
+  if (parts[0] !== MODULES_DIR || !name.endsWith('.md') || name.startsWith('.') || parts.slice(1, -1).some((part) => part.startsWith('.'))) return null
+  if (parts.length === 4 && parts[2] === TASKS_DIR) return {module: parts[1], archived: false}
+  if (parts.length === 5 && parts[2] === ARCHIVE_DIR && ARCHIVE_MONTH.test(parts[3])) return {module: parts[1], archived: true}
+  return null
+}
+
+/**
+ * The task file at a `.mesh/`-relative path as it is now (scanTasks' record
+ * of it), or null when the path is no task file or there is none there. Read
+ * as a regular file in real folders: a file under a linked folder is none
+ * (scanTasks never lists it), a file that is a link a record with a problem.
+ */
+export function readTaskFile(root: string, meshRelativePath: string): TaskRecord | null {
+  const place = taskFilePlace(meshRelativePath)
+  if (!place) return null
+  const parts = meshRelativePath.split('/')
+  const meshDir = meshPath(root)
+  const path = join(meshDir, ...parts)
+  let realMesh: string
+  try {
+    realMesh = realpathSync.native(meshDir)
+    // The folders on the way must be real folders, as listContainedFolder checks them for scanTasks.
+    if (realpathSync.native(dirname(path)) !== join(realMesh, ...parts.slice(0, -1))) return null
+    if (lstatSync(path, {throwIfNoEntry: false}) === undefined) return null
+  } catch {
+    return null
+  }
+  return readTask(root, realMesh, place.module, path, place.archived)
 }
 
 /**

@@ -218,5 +218,8 @@ describe('GET /tasks', () => {
     expect(first).toMatchObject({id: 'API1', dispatchable: true, blocked_by: []})
     expect(third).toMatchObject({dispatchable: false, blocked_by: ['API9']})
     expect(second).not.toHaveProperty('archived')
+    // `?ids=`: only those, worked out against the whole board (the page's patch after an event).
+    const some = await harness.call('GET', '/tasks?ids=API3,API2,API0,API9')
+    expect(some.body.tasks).toEqual([second, third])
   })
 })

@@ -156,6 +156,18 @@ describe('file watcher: events from files', () => {
     ])
   })
 
+  it('reads a task file after its last write, though chokidar throttles its change events, and the board says so', async () => {
+    const {harness: daemon, recorder: events, mesh} = await start()
+    const path = mesh('modules', 'api', 'tasks', 'API1-first-task.md')
+    // Within chokidar's 50 ms throttle of a file's change events: the second write gets no event of its own, and the
+    // watcher's settle (longer than the throttle) reads the file after it.
+    writeFileSync(path, taskFile({status: 'active'}))
+    await new Promise((resolve) => setTimeout(resolve, 25))
+    writeFileSync(path, taskFile({status: 'done'}))
+    await events.waitFor((e) => e.type === 'task.updated' && e.data.id === 'API1' && e.data.to === 'done', 'API1 done')
+    expect((await daemon.call('GET', '/tasks?ids=API1')).body.tasks).toMatchObject([{id: 'API1', status: 'done'}])
+  })
+
   it("publishes no task event of its own for the daemon's task transition", async () => {
     const {recorder: events, harness: daemon} = await start()
     const moved = await daemon.call('POST', '/tasks/API1/transition', {auth: true, body: JSON.stringify({status: 'active'})})

@@ -3,7 +3,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {getValidator} from '../../../src/lib/schemas.js'
 import {parseFrontmatter, splitFrontmatter} from '../../../src/standard/frontmatter.js'
-import {createTask, listTasks, moveTask, showTask} from '../../../src/standard/tasks/index.js'
+import {createTask, listTasks, moveTask, scanTasks, showTask} from '../../../src/standard/tasks/index.js'
 import {tempProject} from '../scaffold/temp-project.js'
 
 const LATER = new Date('2026-04-01T12:34:56.789Z')
@@ -22,6 +22,17 @@ describe('moveTask', () => {
     const data = parseFrontmatter(text).data as Record<string, unknown>
     expect(data).toMatchObject({status: 'done', updated: '2026-04-01', completed_at: '2026-04-01T12:34:56Z', created: task.frontmatter.created})
     expect(getValidator('task')(data)).toBe(true)
+  })
+
+  it('goes by the file as it is now, not the record it was found by (a hand edit since an index read wins)', async () => {
+    const root = await tempProject()
+    const task = await createTask(root, {module: 'general', title: 'Ship it'})
+    const [stale] = await scanTasks(root)
+    const path = join(root, task.path)
+    await writeFile(path, (await readFile(path, 'utf8')).replace('status: backlog', 'status: draft'))
+    const seen: string[] = []
+    const moved = await moveTask(root, task.id, 'next', LATER, {find: async () => stale, check: (move) => void seen.push(move.from)})
+    expect([moved.from, seen]).toEqual(['draft', ['draft']])
   })
 
   it('writes alias words canonically where one fits and reports dispatchability (v15)', async () => {

@@ -3,17 +3,17 @@
  * rendered here — toolbar, the draft lane, the five status columns, the
  * dialogs — and the tasks travel in the page's data block, drawn by
  * `board.js` with DOM calls (no HTML strings), which also redraws them from
- * `GET /tasks` after every task event. One scan of the task files serves
- * the board and the initiatives' titles.
+ * `GET /tasks` after task events. The daemon's task index serves the board
+ * and the initiatives' titles.
  */
 import {html} from '../../../http/html.js'
 import type {StaticAssets} from '../../../http/static-assets.js'
 import {TASK_PRIORITIES} from '../../../standard/constants.js'
 import {listInitiatives} from '../../../standard/initiatives/index.js'
 import {STATUS_WRITTEN_AS} from '../../../standard/tasks/constants.js'
-import {readClusterInfo, scanTasks} from '../../../standard/tasks/index.js'
+import {readClusterInfo} from '../../../standard/tasks/index.js'
 import type {DaemonContext} from '../../context.js'
-import {boardOf} from '../../tasks/index.js'
+import {boardOf, taskIndex} from '../../tasks/index.js'
 import {listMembers} from '../../team/index.js'
 import {renderIdePage} from '../frame.js'
 
@@ -83,7 +83,7 @@ const DIALOGS = html`<dialog id="task-dialog" aria-labelledby="task-dialog-title
 
 /** The data `board.js` starts from: the board, and the names the filters and the new-task form offer. */
 async function boardData(context: DaemonContext) {
-  const records = await scanTasks(context.root)
+  const records = await taskIndex(context).records()
   const [cluster, initiatives, members] = await Promise.all([
     readClusterInfo(context.root).catch(() => ({modules: []})),
     listInitiatives(context.root, records),

@@ -10,7 +10,7 @@
 import {html, type Html} from '../../../http/html.js'
 import {headingText, markdownTokens, renderTokens} from '../../../http/markdown.js'
 import {splitFrontmatter} from '../../../standard/frontmatter.js'
-import {findTask, scanTasks, summarize, type TaskRecord} from '../../../standard/tasks/index.js'
+import {findTask, summarize, taskRecordOf, type TaskRecord} from '../../../standard/tasks/index.js'
 import {readTaskBytes} from '../../../standard/tasks/task-files.js'
 import {daemonTaskError} from '../../tasks/index.js'
 
@@ -45,21 +45,22 @@ function dependencyItem(id: string, byId: Map<string, TaskRecord>): Html {
 const list = (ids: string[], byId: Map<string, TaskRecord>, none: string) => (ids.length === 0 ? html`<p class="hint">${none}</p>` : html`<ul>${ids.map((id) => dependencyItem(id, byId))}</ul>`)
 
 /** The task's view as an HTML fragment: the dialog's heading and body. */
-export async function renderTaskView(root: string, id: string): Promise<string> {
-  let record: TaskRecord
-  const records = await scanTasks(root)
+export async function renderTaskView(root: string, records: TaskRecord[], id: string): Promise<string> {
+  let found: TaskRecord
   try {
-    record = await findTask(root, id, records)
+    found = await findTask(root, id, records)
   } catch (error) {
     throw daemonTaskError(error)
   }
+  const text = (await readTaskBytes(root, found)).toString('utf8')
+  // The file as it is now, frontmatter and body alike: a hand edit the index has not heard of yet shows.
+  const record = taskRecordOf(root, found, () => text)
   const summary = summarize(record)
-  const text = (await readTaskBytes(root, record)).toString('utf8')
   const {body, resolution} = splitResolution(splitFrontmatter(text).body)
   const byId = new Map<string, TaskRecord>()
   // Active files win over archived ones, as for findTask.
   for (const candidate of [...records].sort((a, b) => Number(a.archived) - Number(b.archived))) if (!byId.has(candidate.id)) byId.set(candidate.id, candidate)
-  const neededBy = records.filter((other) => other !== record && summarize(other).depends_on.includes(record.id)).map((other) => other.id)
+  const neededBy = records.filter((other) => other !== found && summarize(other).depends_on.includes(record.id)).map((other) => other.id)
   const commits = Array.isArray(record.data.commit_shas) ? record.data.commit_shas.map(String) : []
   const conversation = typeof record.data.resolved_by_conv === 'string' ? record.data.resolved_by_conv : null
   return html`<div class="dialog-head"><h2 id="task-dialog-title"><span class="id">${record.id}</span> ${summary.title || '(no title)'}</h2><button type="button" class="quiet" data-close>Close</button></div>

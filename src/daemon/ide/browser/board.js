@@ -1,6 +1,7 @@
-// The board's state and moves (docs/ide.md, Board). Tasks come with the page, then from
-// GET /tasks whenever /events says a task changed (coalesced: one read at a time, one more
-// if events came during it) or after the socket was away. A move goes through
+// The board's state and moves (docs/ide.md, Board). Tasks come with the page; when /events
+// says a task changed, its card moves at once and GET /tasks?ids=… brings it and the tasks
+// that depend on it (one read at a time, what came meanwhile in the next); the whole board
+// is read again after the socket was away. A move goes through
 // POST /tasks/<id>/transition: the card moves at once, and goes back with the daemon's
 // answer shown when it refuses (a member promoting a draft: operator_only).
 'use strict'
@@ -86,35 +87,76 @@
     fillOptions(document.getElementById('filter-tag'), all.flatMap((task) => task.tags))
   }
 
-  // Re-reading the board: one GET /tasks at a time; events during it ask for one more.
+  // Reading the board again, one read at a time. An event asks for the tasks it touched — the task and
+  // those that depend on it, whose dispatchability follows it — with GET /tasks?ids=…; a reconnection, a
+  // task new to the page or a changed order ask for the whole board. What is asked during a read is read
+  // right after it, in one go.
+  const PATCH_MAX = 100
   let reading = null
-  let again = false
-  function refresh() {
-    if (reading) {
-      again = true
-      return reading
+  let wantAll = false
+  const wanted = new Set()
+
+  /** A move still waiting for its answer keeps showing where it is going. */
+  const keepPending = (task, known) => (known?.pending ? {...task, status: known.status, pending: true} : task)
+  const filterKey = (task) => JSON.stringify([task.module, task.initiative, task.owner, task.tags])
+
+  function replace(fresh) {
+    const before = tasks
+    tasks = new Map(fresh.map((task) => [task.id, keepPending(task, before.get(task.id))]))
+    renderFilters()
+    render()
+  }
+
+  /** The touched tasks as the daemon says they are now; false when the board's order may have changed. */
+  function merge(ids, fresh) {
+    const byId = new Map(fresh.map((task) => [task.id, task]))
+    let filtersChanged = false
+    for (const id of ids) {
+      const task = byId.get(id)
+      const known = tasks.get(id)
+      if (!task) {
+        // Deleted or archived.
+        filtersChanged ||= tasks.delete(id)
+        continue
+      }
+      // New to the page, or another priority or order: it takes another place in its column.
+      if (!known || known.priority !== task.priority || known.order !== task.order) return false
+      filtersChanged ||= filterKey(known) !== filterKey(task)
+      tasks.set(id, keepPending(task, known))
     }
-    reading = (async () => {
-      try {
-        const answer = await call('GET', '/tasks')
-        const pending = [...tasks.values()].filter((task) => task.pending)
-        tasks = new Map(answer.tasks.map((task) => [task.id, task]))
-        // A move still waiting for its answer keeps showing where it is going.
-        for (const task of pending) if (tasks.has(task.id)) tasks.set(task.id, {...tasks.get(task.id), status: task.status, pending: true})
-        renderFilters()
-        render()
-      } catch (error) {
-        if (error.code !== 'session_expired') notify(`The board could not be read again: ${error.message}`)
-      } finally {
-        reading = null
-        if (again) {
-          again = false
-          refresh()
+    if (filtersChanged) renderFilters()
+    render()
+    return true
+  }
+
+  async function drain() {
+    try {
+      while (wantAll || wanted.size > 0) {
+        const ids = wantAll || wanted.size > PATCH_MAX ? null : [...wanted]
+        wantAll = false
+        wanted.clear()
+        try {
+          if (!ids) replace((await call('GET', '/tasks')).tasks)
+          else if (!merge(ids, (await call('GET', `/tasks?ids=${ids.map(encodeURIComponent).join(',')}`)).tasks)) wantAll = true
+        } catch (error) {
+          if (error.code !== 'session_expired') notify(`The board could not be read again: ${error.message}`)
+          return
         }
       }
-    })()
+    } finally {
+      reading = null
+    }
+  }
+
+  /** Reads `ids` again (with the tasks that depend on them), or the whole board without them. */
+  function read(ids) {
+    if (!ids) wantAll = true
+    else for (const id of ids) for (const touched of [id, ...dependantsOf(id)]) wanted.add(touched)
+    reading ??= drain()
     return reading
   }
+  const refresh = () => read()
+  const dependantsOf = (id) => [...tasks.values()].filter((task) => task.depends_on.includes(id)).map((task) => task.id)
 
   async function move(id, target) {
     const task = tasks.get(id)
@@ -136,7 +178,7 @@
     }
     render()
     // Dependants may have become dispatchable: the daemon says so.
-    refresh()
+    read([id])
   }
 
   // Dragging with a pointer.
@@ -242,14 +284,14 @@
     onEvent(envelope) {
       const {type, data: change} = envelope
       if (type === 'task.updated' && change && typeof change.to === 'string') {
-        // Move the card at once; the read that follows brings everything else (title, dependants).
+        // Move the card at once; the read that follows brings the rest (its title, its dependants).
         const task = tasks.get(change.id)
         if (task && !task.pending && task.status !== change.to) {
           tasks.set(change.id, {...task, status: change.to})
           render()
         }
       }
-      if (type === 'task.updated' || type === 'task.created' || type === 'task.deleted' || type === 'task.archived') refresh()
+      if ((type === 'task.updated' || type === 'task.created' || type === 'task.deleted' || type === 'task.archived') && typeof change?.id === 'string') read([change.id])
     },
     // Every (re)connection may follow missed events: read the board again.
     onOpen: () => refresh(),

@@ -14,6 +14,7 @@ import {computeRoadmap, type RoadmapState} from '../../../standard/roadmap/index
 import {ROADMAP_FORMAT, ROADMAP_STATE_JSON} from '../../../standard/roadmap/constants.js'
 import type {DaemonContext} from '../../context.js'
 import {renderRoadmapView} from '../../state/roadmap-view.js'
+import {taskIndex} from '../../tasks/index.js'
 import {renderIdePage} from '../frame.js'
 import {TASK_DIALOG} from '../task-dialog.js'
 
@@ -28,7 +29,7 @@ async function roadmapState(context: DaemonContext): Promise<RoadmapState> {
       // Torn or hand-edited: the next rebuild writes it right; meanwhile the files are read.
     }
   }
-  return computeRoadmap(context.root)
+  return computeRoadmap(context.root, {records: await taskIndex(context).records()})
 }
 
 /** The view's content: the page's `<div id="roadmap">`, and `GET /ide/roadmap/fragment`'s answer. */
