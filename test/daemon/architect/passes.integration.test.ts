@@ -9,7 +9,7 @@
  */
 import {readFileSync, readdirSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
+import {afterEach, describe, expect, it, vi} from 'vitest'
 import {stringify} from 'yaml'
 import {startHarness, type DaemonHarness} from '../harness.js'
 import {recordEvents, type EventRecorder} from '../watch/recorder.js'
@@ -107,7 +107,8 @@ describe('passes and the daemon stopping', () => {
     const status = (await call('GET', '/architect')).body
     expect(status.pass).toBeNull()
     expect(status.last).toMatchObject({pass_id: 'ap-000000000001', status: 'failed', decisions: 'decisions: the daemon was stopped or killed during the pass; dispatched 1: API1 → developer; deferred 1: API4 (the pass failed before it was briefed); drafts skipped 1: API9 (only the operator promotes a draft)'})
-    expect(JSON.parse(readFileSync(record, 'utf8')).current).toBeNull()
+    // The record is saved after the status is answered (the save is queued): wait for the write, not a time.
+    await vi.waitFor(() => expect(JSON.parse(readFileSync(record, 'utf8')).current).toBeNull())
   })
 })
 
