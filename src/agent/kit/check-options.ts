@@ -144,7 +144,7 @@ export function checkOptions(options: CreateAgentOptions): CheckedOptions {
   }
   const baseUrl = (options.publicUrl ?? card.url).replace(/\/+$/, '')
   return {
-    card: withProtocolEndpoints(card, baseUrl),
+    card: deepFreeze(withProtocolEndpoints(card, baseUrl)),
     baseUrl,
     skills,
     agentId,
