@@ -50,14 +50,17 @@ export async function taskRoute(ctx: Context, core: AgentCore, id: string) {
  */
 export async function mcpRoute(ctx: Context, core: AgentCore) {
   const body = await readJsonBody(ctx, core.bodyLimit)
-  const [factory, {StreamableHTTPServerTransport}] = await Promise.all([core.mcp(), (mcpTransport ??= import('@modelcontextprotocol/sdk/server/streamableHttp.js'))])
-  const server = factory(skillRequestOf(core, ctx, body.raw))
+  const [servers, {StreamableHTTPServerTransport}] = await Promise.all([core.mcp(), (mcpTransport ??= import('@modelcontextprotocol/sdk/server/streamableHttp.js'))])
+  const slot = servers.take(skillRequestOf(core, ctx, body.raw))
   const transport = new StreamableHTTPServerTransport({sessionIdGenerator: undefined, enableJsonResponse: true})
   ctx.respond = false
   ctx.res.once('close', () => {
-    void transport.close()
-    void server.close()
+    // Closing the server closes its transport; the server is then free for another request.
+    slot.server.close().then(
+      () => servers.give(slot),
+      () => undefined,
+    )
   })
-  await server.connect(transport)
+  await slot.server.connect(transport)
   await transport.handleRequest(ctx.req, ctx.res, body.value)
 }

@@ -23,8 +23,26 @@ import type {SkillCallRequest} from './skill-call.js'
 /** The transport's part of a tool call: everything but the input. */
 export type McpCall = Omit<SkillCallRequest, 'value' | 'inputRaw'>
 
-/** A fresh MCP server for one request (the SDK's stateless Streamable HTTP wants one transport, so one server, per request). */
-export type McpServerFactory = (call: McpCall) => Server
+/** An MCP server serving one request at a time, and the call it serves now. */
+export interface McpServerSlot {
+  readonly server: Server
+  call: McpCall | undefined
+}
+
+/**
+ * MCP servers for requests. The SDK's stateless Streamable HTTP wants one
+ * transport, so one connected server, per request; building a `Server`
+ * costs about a millisecond (bench/agent), connecting one about 60 µs, so
+ * idle servers are kept and reconnected rather than rebuilt.
+ */
+export interface McpServerFactory {
+  /** A server for this request's call; give it back once its transport is closed. */
+  take(call: McpCall): McpServerSlot
+  give(slot: McpServerSlot): void
+}
+
+/** Idle servers kept (enough for the concurrency of a busy agent; more are built on demand and dropped). */
+const IDLE_SERVERS_KEPT = 64
 
 export interface McpToolsOptions {
   card: PublicCard
@@ -62,15 +80,29 @@ export function createMcpServerFactory(options: McpToolsOptions): McpServerFacto
   const {card, skills, answer} = options
   const tools = {tools: toolsOfCard(card)}
   const info = {name: card.name, version: card.version}
-  return (call) => {
-    const server = new Server(info, {capabilities: {tools: {listChanged: false}}})
-    server.setRequestHandler(ListToolsRequestSchema, () => tools)
-    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  function build(): McpServerSlot {
+    const slot: McpServerSlot = {server: new Server(info, {capabilities: {tools: {listChanged: false}}}), call: undefined}
+    slot.server.setRequestHandler(ListToolsRequestSchema, () => tools)
+    slot.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      // Read before the first await: the slot serves another request once this one's transport closes.
+      const call = slot.call!
       const skill = skills.get(request.params.name)
       if (!skill) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name.slice(0, 64)}`)
       const input = request.params.arguments ?? {}
       return toolResult(await answer(skill, {...call, value: input, inputRaw: Buffer.from(JSON.stringify(input))}))
     })
-    return server
+    return slot
+  }
+  const idle: McpServerSlot[] = []
+  return {
+    take(call) {
+      const slot = idle.pop() ?? build()
+      slot.call = call
+      return slot
+    },
+    give(slot) {
+      slot.call = undefined
+      if (idle.length < IDLE_SERVERS_KEPT) idle.push(slot)
+    },
   }
 }

@@ -109,7 +109,9 @@ describe('the registry prober against an agent served by the kit', () => {
   })
 
   it('accepts the card the kit serves as a valid PublicCard, unchanged', () => {
-    expect(probe.card).toEqual(card)
+    // The kit serves the card with its A2A and MCP endpoints declared (issue 24).
+    expect(probe.card).toEqual(host.agent.card)
+    expect(probe.card).toMatchObject({...card, protocols: [...card.protocols, 'a2a', 'mcp']})
     expect(probe.card_fetched_at).toBe('2026-06-20T12:00:00.000Z')
   })
 

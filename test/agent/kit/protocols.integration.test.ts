@@ -54,7 +54,7 @@ const userMessage = (skill: string, input: unknown): Message => ({
  * JSON-RPC transport with legacy compatibility speaks 0.3 (`message/send`, no A2A-Version header) to such a card.
  */
 async function legacyClient(url: string) {
-  const {supportedInterfaces: _ignored, ...legacyFields} = await (await fetch(`${url}/.well-known/agent-card.json`)).json()
+  const {supportedInterfaces: _ignored, ...legacyFields} = (await (await fetch(`${url}/.well-known/agent-card.json`)).json()) as Record<string, unknown>
   const factory = new ClientFactory({transports: [new JsonRpcTransportFactory({legacyCompat: {enabled: true}})]})
   return factory.createFromAgentCard(parseLegacyAgentCard(legacyFields))
 }
@@ -112,11 +112,11 @@ describe('A2A: @a2a-js/sdk client from the card URL', () => {
       body: JSON.stringify({message: {kind: 'message', messageId: 'm1', role: 'user', parts: [{kind: 'data', data: {text: 'rest'}}], metadata: {skill: 'echo'}}, configuration: {blocking: false}}),
     })
     expect(send.status).toBe(200)
-    const task = await send.json()
+    const task = (await send.json()) as {kind: string; id: string}
     expect(task.kind).toBe('task')
     const got = await fetch(`${served.url}/tasks/${task.id}`)
     expect(got.status).toBe(200)
-    expect((await got.json()).id).toBe(task.id)
+    expect(((await got.json()) as {id: string}).id).toBe(task.id)
     expect((await fetch(`${served.url}/tasks/nope`)).status).toBe(404)
   })
 })
