@@ -129,7 +129,7 @@ export function agentMiddleware(core: AgentCore, logger: Logger): Middleware {
       default:
         if (!path.startsWith(TASKS_PATH_PREFIX)) return false
         if (!isRead(ctx.method)) methodNotAllowed(ctx, READ_METHODS)
-        else await taskRoute(ctx, core, decodeURIComponent(path.slice(TASKS_PATH_PREFIX.length)))
+        else await taskRoute(ctx, core, path.slice(TASKS_PATH_PREFIX.length))
         return true
     }
     if (!isRead(ctx.method)) methodNotAllowed(ctx, READ_METHODS)
