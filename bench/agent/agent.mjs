@@ -1,6 +1,6 @@
 // Agent kit benchmark (run `npm run build` first; reads dist/):
 //   node bench/agent/agent.mjs [--verifications 20000] [--requests 10000] [--warmup 2000] [--rounds 4] [--concurrency 16]
-//     [--only verify|call] [--cpu-prof <file.cpuprofile>]
+//     [--only verify|call|protocols] [--cpu-prof <file.cpuprofile>]
 // (a) Mesh-Sig verifications per second on one core: verifyMeshSig (parse the
 //     header, import the key, hash the body, Ed25519 verify with node:crypto,
 //     record the nonce) over pre-signed requests, one after the other on this
@@ -13,6 +13,12 @@
 //     request signed beforehand with its own nonce), rounds alternated and
 //     the order within a round swapped each round.
 //     Bar: kit rps / bare Koa rps ≥ 0.75.
+// (c) issue 24: the same free skill on the same kit agent through A2A
+//     (`SendMessage`, JSON-RPC 1.0 at `POST /`) and MCP (`tools/call`,
+//     Streamable HTTP at `POST /mcp`, stateless, JSON answers) against the
+//     native `POST /v1/echo`, each request Mesh-Sig signed, driven by the same
+//     load generator, rounds alternated. Goals: A2A / native ≥ 0.7,
+//     MCP / native ≥ 0.8 (printed, MISS below; never exits 1 for them).
 // --cpu-prof runs one more kit round, not counted, under the V8 profiler and
 // writes the server thread's profile (open it in Chrome DevTools or VS Code).
 import {verify} from 'node:crypto'
@@ -104,10 +110,10 @@ function mainThreadCpuUs() {
 }
 
 /** One round of the load generator against `baseUrl`; adds the server thread's CPU µs per measured request. */
-function drive(baseUrl, privateKeyPem, nonceTag) {
+function drive(baseUrl, privateKeyPem, nonceTag, request = {path: SKILL_PATH, body: BODY}) {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./load.mjs', import.meta.url), {
-      workerData: {baseUrl, path: SKILL_PATH, body: BODY, privateKeyPem, nonceTag, concurrency: CONCURRENCY, warmup: WARMUP, requests: REQUESTS},
+      workerData: {baseUrl, ...request, privateKeyPem, nonceTag, concurrency: CONCURRENCY, warmup: WARMUP, requests: REQUESTS},
     })
     let cpuAtStart = null
     worker.on('message', (message) => {
@@ -169,5 +175,54 @@ async function callBench() {
   }
 }
 
+/** The same echo call as (b), in each protocol's envelope: what a client of that protocol sends. */
+const INPUT = JSON.parse(BODY)
+const PROTOCOL_REQUESTS = {
+  native: {path: SKILL_PATH, body: BODY},
+  a2a: {
+    path: '/',
+    headers: {'a2a-version': '1.0'},
+    body: JSON.stringify({jsonrpc: '2.0', id: 1, method: 'SendMessage', params: {message: {messageId: 'bench', role: 'ROLE_USER', parts: [{data: INPUT}], metadata: {skill: 'echo'}}}}),
+  },
+  mcp: {
+    path: '/mcp',
+    headers: {accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25'},
+    body: JSON.stringify({jsonrpc: '2.0', id: 1, method: 'tools/call', params: {name: 'echo', arguments: INPUT}}),
+  },
+}
+const PROTOCOL_GOALS = {a2a: 0.7, mcp: 0.8}
+
+async function protocolBench() {
+  const identity = generateIdentityKeyPair()
+  const kit = await kitServer()
+  try {
+    console.log(
+      `(c) the same free skill on one kit agent: native POST /v1/echo vs A2A SendMessage vs MCP tools/call, Mesh-Sig signed; ` +
+        `${CONCURRENCY} keep-alive connections, ${WARMUP} warm-up + ${REQUESTS} measured requests per side and round, ${ROUNDS} rounds, rotated`,
+    )
+    const sides = Object.keys(PROTOCOL_REQUESTS)
+    const runs = Object.fromEntries(sides.map((side) => [side, []]))
+    for (let round = 1; round <= ROUNDS; round++) {
+      // Rotate the order each round, so no side always gets the warmest machine.
+      const order = sides.map((_, i) => sides[(i + round) % sides.length])
+      for (const side of order) runs[side].push(await drive(kit.url, identity.privateKeyPem, `${side}-${round}`, PROTOCOL_REQUESTS[side]))
+    }
+    const rate = (list) => list.reduce((sum, r) => sum + r.requests, 0) / list.reduce((sum, r) => sum + r.seconds, 0)
+    const last = (list) => list[list.length - 1]
+    const native = rate(runs.native)
+    for (const side of sides) {
+      const r = rate(runs[side])
+      console.log(`    ${side.padEnd(7)} ${r.toFixed(0).padStart(7)} req/s   (p50 ${ms(last(runs[side]).p50)}, p99 ${ms(last(runs[side]).p99)})`)
+    }
+    for (const [side, goal] of Object.entries(PROTOCOL_GOALS)) {
+      const ratio = rate(runs[side]) / native
+      console.log(`    ratio ${side} / native = ${ratio.toFixed(2)}  (goal ≥ ${goal}: ${ratio >= goal ? 'PASS' : 'MISS'})`)
+    }
+  } finally {
+    await kit.close()
+  }
+}
+
 if (ONLY === 'all' || ONLY === 'verify') await verifyBench()
 if (ONLY === 'all' || ONLY === 'call') await callBench()
+if (ONLY === 'all' || ONLY === 'protocols') await protocolBench()

@@ -10,7 +10,7 @@ import http from 'node:http'
 import {parentPort, workerData} from 'node:worker_threads'
 import {importPrivateKey, signRequest} from '../../dist/identity/index.js'
 
-const {baseUrl, path, body, privateKeyPem, nonceTag, concurrency, warmup, requests} = workerData
+const {baseUrl, path, body, privateKeyPem, nonceTag, concurrency, warmup, requests, headers: extraHeaders = {}} = workerData
 const target = new URL(baseUrl)
 const payload = Buffer.from(body)
 const key = importPrivateKey(privateKeyPem)
@@ -34,7 +34,7 @@ function call(header) {
         method: 'POST',
         path,
         agent,
-        headers: {'content-type': 'application/json', 'content-length': payload.length, 'mesh-sig': header},
+        headers: {'content-type': 'application/json', 'content-length': payload.length, 'mesh-sig': header, ...extraHeaders},
       },
       (response) => {
         const chunks = []

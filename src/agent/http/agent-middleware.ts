@@ -11,7 +11,6 @@
 import type {Context, Middleware, Next} from 'koa'
 import {answerError, sendError} from '../../http/error-middleware.js'
 import {readJsonBody} from '../../http/json-body.js'
-import {requestAudience} from '../../identity/audience.js'
 import {MESH_SIG_HEADER} from '../../identity/constants.js'
 import {MeshError} from '../../lib/errors.js'
 import type {Logger} from '../../lib/log.js'
@@ -23,10 +22,14 @@ import {
   CORS_HEADERS,
   CORS_MAX_AGE_SECONDS,
   HEALTH_PATH,
-  PROOF_HEADER,
   PUBLIC_CARD_PATH,
+  MCP_PATH,
   SKILL_PATH_PREFIX,
+  TASKS_PATH_PREFIX,
+  TASKS_SEND_PATH,
 } from '../kit/constants.js'
+import {a2aRoute, mcpRoute, taskRoute, tasksSendRoute} from './protocol-routes.js'
+import {audienceOf, skillRequestOf} from './skill-request.js'
 import {etagMatches, type ServedDocument} from '../kit/served-document.js'
 import type {AgentReply} from '../kit/skill-call.js'
 
@@ -67,45 +70,25 @@ const isRead = (method: string) => method === 'GET' || method === 'HEAD'
 
 /** Koa middleware serving the agent contract; paths it does not own go to next() (the host answers a JSON 404). */
 export function agentMiddleware(core: AgentCore, logger: Logger): Middleware {
-  /**
-   * issue 18: the origin the request was addressed to (Koa reads X-Forwarded-Proto/Host only when the host trusts
-   * its proxy), for an agent that checks v2 Mesh-Sig against it; null when the agent knows its public URL.
-   */
-  const audienceOf = (ctx: Context) => (core.audienceFromRequest ? requestAudience(ctx.protocol, ctx.host) : null)
+  const audience = (ctx: Context) => audienceOf(core, ctx)
 
   async function skillRoute(ctx: Context, id: string) {
     if (id === 'whoami') {
       if (!isRead(ctx.method)) return methodNotAllowed(ctx, READ_METHODS)
-      return send(ctx, await core.whoami({method: ctx.method, target: ctx.originalUrl, meshSig: ctx.get(MESH_SIG_HEADER) || undefined, raw: NO_BODY, requestAudience: audienceOf(ctx)}))
+      return send(ctx, await core.whoami({method: ctx.method, target: ctx.originalUrl, meshSig: ctx.get(MESH_SIG_HEADER) || undefined, raw: NO_BODY, requestAudience: audience(ctx)}))
     }
     if (id === 'topup' && core.topupEnabled) {
       if (ctx.method !== 'POST') return methodNotAllowed(ctx, 'POST, OPTIONS')
       const meshSig = ctx.get(MESH_SIG_HEADER) || undefined
       if (!meshSig) return send(ctx, await core.topup({method: 'POST', target: ctx.originalUrl, meshSig, raw: NO_BODY, requestAudience: null}))
       const body = await readJsonBody(ctx, core.bodyLimit)
-      return send(ctx, await core.topup({method: 'POST', target: ctx.originalUrl, meshSig, raw: body.raw, value: body.value, requestAudience: audienceOf(ctx)}))
+      return send(ctx, await core.topup({method: 'POST', target: ctx.originalUrl, meshSig, raw: body.raw, value: body.value, requestAudience: audience(ctx)}))
     }
     const skill = core.skills.get(id)
     if (!skill) throw new MeshError('not_found', 'unknown_skill', `This agent has no skill "${id.slice(0, 64)}" (see ${PUBLIC_CARD_PATH})`)
     if (ctx.method !== 'POST') return methodNotAllowed(ctx, 'POST, OPTIONS')
     const body = await readJsonBody(ctx, core.bodyLimit)
-    const headers = ctx.req.headers
-    const reply = await core.callSkill(skill, {
-      target: ctx.originalUrl,
-      raw: body.raw,
-      value: body.value,
-      meshSig: headers[MESH_SIG_HEADER] as string | undefined,
-      requestAudience: audienceOf(ctx),
-      proof: headers[PROOF_HEADER] as string | undefined,
-      authorization: headers.authorization,
-      ip: ctx.ip,
-      whenGone(abort) {
-        const response = ctx.res
-        response.once('close', () => {
-          if (!response.writableFinished) abort()
-        })
-      },
-    })
+    const reply = await core.callSkill(skill, {...skillRequestOf(core, ctx, body.raw), value: body.value})
     send(ctx, reply)
   }
 
@@ -129,12 +112,25 @@ export function agentMiddleware(core: AgentCore, logger: Logger): Middleware {
           send(ctx, await core.health())
         }
         return true
+      // A2A_RPC_PATH is BANNER_PATH: GET reads the banner, POST is A2A JSON-RPC (issue 24).
       case BANNER_PATH:
-        if (!isRead(ctx.method)) methodNotAllowed(ctx, READ_METHODS)
+        if (ctx.method === 'POST') await a2aRoute(ctx, core)
+        else if (!isRead(ctx.method)) methodNotAllowed(ctx, 'GET, HEAD, POST, OPTIONS')
         else send(ctx, {status: 200, body: core.banner})
         return true
+      case MCP_PATH:
+        if (ctx.method !== 'POST') methodNotAllowed(ctx, 'POST, OPTIONS')
+        else await mcpRoute(ctx, core)
+        return true
+      case TASKS_SEND_PATH:
+        if (ctx.method !== 'POST') methodNotAllowed(ctx, 'POST, OPTIONS')
+        else await tasksSendRoute(ctx, core)
+        return true
       default:
-        return false
+        if (!path.startsWith(TASKS_PATH_PREFIX)) return false
+        if (!isRead(ctx.method)) methodNotAllowed(ctx, READ_METHODS)
+        else await taskRoute(ctx, core, path.slice(TASKS_PATH_PREFIX.length))
+        return true
     }
     if (!isRead(ctx.method)) methodNotAllowed(ctx, READ_METHODS)
     else sendDocument(ctx, document)

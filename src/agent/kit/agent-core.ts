@@ -7,8 +7,11 @@ import {invalid, unauthorized} from '../../lib/errors.js'
 import type {PublicCard} from '../../protocol/agent-card.js'
 import {a2aCardFromPublicCard, type A2AAgentCard} from '../a2a-card.js'
 import type {CheckedOptions, CompiledSkill} from './check-options.js'
-import {A2A_CARD_PATH, BANNER_SERVICE, HEALTH_PATH, PUBLIC_CARD_PATH, TOPUP_PATH, WHOAMI_PATH} from './constants.js'
+import {A2A_CARD_PATH, A2A_RPC_PATH, BANNER_SERVICE, MCP_PATH, TASKS_PATH_PREFIX, TASKS_SEND_PATH, HEALTH_PATH, PUBLIC_CARD_PATH, TOPUP_PATH, WHOAMI_PATH} from './constants.js'
+import type {A2AService} from './a2a-service.js'
+import type {McpServerFactory} from './mcp-tools.js'
 import {servedDocument, type ServedDocument} from './served-document.js'
+import {answerSkill, type SkillAnswer} from './skill-answer.js'
 import {createSkillCaller, verifiedCaller, type AgentReply, type SignedTarget, type SkillCallRequest, type VerifiedSigner} from './skill-call.js'
 
 /** A request whose Mesh-Sig is checked over its exact target and body. */
@@ -35,6 +38,12 @@ export interface AgentCore {
   whoami(request: SignedRequest): Promise<AgentReply>
   topup(request: SignedRequest): Promise<AgentReply>
   callSkill(skill: CompiledSkill, request: SkillCallRequest): Promise<AgentReply>
+  /** The same call, its refusal answered rather than thrown: what A2A and MCP wrap (issue 24). */
+  answerSkill(skill: CompiledSkill, request: SkillCallRequest): Promise<SkillAnswer>
+  /** The A2A server, built on the first A2A request (the SDK loads then, not at start-up). */
+  a2a(): Promise<A2AService>
+  /** Builds the MCP server of one request; the SDK loads on the first. */
+  mcp(): Promise<McpServerFactory>
   abortAll(): void
 }
 
@@ -50,9 +59,16 @@ export function createAgentCore(options: CheckedOptions): AgentCore {
     `GET ${A2A_CARD_PATH}`,
     `GET ${HEALTH_PATH}`,
     `GET ${WHOAMI_PATH}`,
+    `POST ${A2A_RPC_PATH}`,
+    `POST ${TASKS_SEND_PATH}`,
+    `GET ${TASKS_PATH_PREFIX}<id>`,
+    `POST ${MCP_PATH}`,
     ...[...options.skills.values()].map((skill) => `POST ${skill.resource}`),
     ...(topupEnabled ? [`POST ${TOPUP_PATH}`] : []),
   ]
+  const answer = (skill: CompiledSkill, request: SkillCallRequest) => answerSkill(caller, skill, request)
+  let a2a: Promise<A2AService> | undefined
+  let mcp: Promise<McpServerFactory> | undefined
   const alwaysHealthy: AgentReply = json(200, {ok: true, agent_id: agentId})
 
   /** Mesh-Sig that must be there: 401 `signature_required` without it, the identity layer's 401 when it fails. */
@@ -112,6 +128,15 @@ export function createAgentCore(options: CheckedOptions): AgentCore {
     },
 
     callSkill: caller.call,
+    answerSkill: answer,
+    a2a() {
+      a2a ??= import('./a2a-service.js').then((module) => module.createA2AService(a2aCard, {skills: options.skills, answer}))
+      return a2a
+    },
+    mcp() {
+      mcp ??= import('./mcp-tools.js').then((module) => module.createMcpServerFactory({card, skills: options.skills, answer}))
+      return mcp
+    },
     abortAll: caller.abortAll,
   }
 }

@@ -12,6 +12,7 @@ import {describeSchemaError, getValidator} from '../../lib/schemas.js'
 import {isPaid, skillInputSchema, skillPricing, type PublicCard} from '../../protocol/agent-card.js'
 import type {PaymentGate} from '../payments/types.js'
 import {DEFAULT_BODY_LIMIT, RESERVED_SKILL_IDS, SKILL_PATH_PREFIX} from './constants.js'
+import {withProtocolEndpoints} from './protocol-endpoints.js'
 import {createInputCompiler, type InputCheck} from './input-validator.js'
 import type {CreateAgentOptions, SkillHandler} from './types.js'
 
@@ -36,6 +37,8 @@ export interface CheckedOptions {
   nonces: NonceStore
   /** The audience v2 signatures must name (issue 18); null: the one each request was addressed to (`audienceFromRequest`). */
   audience: string | null
+  /** The agent's public base URL without a trailing slash (`publicUrl`, else the card's `url`): where its A2A and MCP endpoints are. */
+  baseUrl: string
   ready?: () => boolean | Promise<boolean>
   clock: () => number
   logger: Logger
@@ -139,8 +142,10 @@ export function checkOptions(options: CreateAgentOptions): CheckedOptions {
   for (const id of Object.keys(handlers)) {
     if (!skills.has(id)) fail(`there is a handler for "${id}" but the card has no skill with that id`)
   }
+  const baseUrl = (options.publicUrl ?? card.url).replace(/\/+$/, '')
   return {
-    card,
+    card: deepFreeze(withProtocolEndpoints(card, baseUrl)),
+    baseUrl,
     skills,
     agentId,
     payments,

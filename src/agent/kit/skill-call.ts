@@ -29,6 +29,11 @@ export interface SkillCallRequest {
   /** The raw body bytes and their JSON value (undefined for an empty body). */
   raw: Buffer
   value: unknown
+  /**
+   * issue 24: the input's own bytes when it came inside an envelope (A2A, MCP) whose bytes change per request
+   * (ids): a payment proof is bound to these, so a retry with the proof matches. Default `raw`.
+   */
+  inputRaw?: Buffer
   meshSig: string | undefined
   /** The audience the request was addressed to (requestAudience of its Host), for an agent with `audienceFromRequest`. */
   requestAudience: string | null
@@ -136,7 +141,7 @@ export function createSkillCaller(options: CheckedOptions): SkillCaller {
       const decision = await payments!.admit({
         skillId: skill.id,
         resource: skill.resource,
-        bodyHash: bodyHash(request.raw),
+        bodyHash: bodyHash(request.inputRaw ?? request.raw),
         lamports: skill.lamports,
         caller,
         proof: request.proof?.trim() || null,

@@ -45,10 +45,20 @@ Serves the agent contract — the card at /.well-known/agent.json (with url = th
     credentials: Flags.string({description: "folder of file-stored secrets (default: the project's .mesh/credentials, found from any subfolder; identities in agents/ beside a credentials/ folder, else inside it)"}),
     interval: Flags.integer({description: 'seconds between heartbeats (spec: under 5 minutes)', default: 120, min: 5, max: 290}),
     proxy: Flags.boolean({description: 'behind a reverse proxy: the client IP (free allowance) is the one in X-Forwarded-For', default: false}),
+    'print-mcp-config': Flags.boolean({description: "print the snippet an MCP client needs to use the agent's skills as tools (its /mcp endpoint at the public URL), then exit without serving", default: false}),
     'log-level': Flags.option({options: ['debug', 'info', 'warn', 'error'] as const, description: 'log level (stderr)', default: 'info', env: 'MESH_LOG_LEVEL'})(),
   }
 
   protected override streamsNdjson = true
+
+  /** issue 24: `{mcpServers: {<agent id>: {type: "http", url: "<public url>/mcp"}}}`, what Claude Code, Cursor and Gemini CLI read. */
+  private async printMcpConfig(agentId: string, publicUrl: string | undefined, host: string, port: number) {
+    if (!publicUrl && port === 0) throw usage('usage_mcp_config_port', '--print-mcp-config needs the address the agent will have: pass --port <n> or --public-url <url>')
+    const [{mcpClientConfig}, {protocolEndpoints}] = await Promise.all([import('../../agent/mcp-config.js'), import('../../agent/kit/protocol-endpoints.js')])
+    const config = mcpClientConfig(agentId, protocolEndpoints(publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).mcp)
+    if (!this.jsonEnabled()) this.log(JSON.stringify(config, null, 2))
+    return config
+  }
 
   async run() {
     const {args, flags} = await this.parse(AgentServe)
@@ -82,6 +92,7 @@ Serves the agent contract — the card at /.well-known/agent.json (with url = th
     if (!AGENT_ID_PATTERN.test(agentId)) {
       throw usage('usage_agent_id', `The card's name "${printable(folder.card.name)}" makes the agent id "${agentId}", which is not 3 to 64 characters of A-Z a-z 0-9 _ -; pass --agent-id`)
     }
+    if (flags['print-mcp-config']) return this.printMcpConfig(agentId, publicUrl, flags.host, flags.port)
     const dataDir = resolve(flags.data ?? join(args.dir, DEFAULT_DATA_DIR_NAME))
     await checkDataDir(dataDir)
 

@@ -9,12 +9,11 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {SkillContext} from '../../../src/agent/kit/types.js'
 import {createPayments, type Payments} from '../../../src/agent/payments/index.js'
-import type {HostedServer} from '../../../src/http/host.js'
 import {safeFetch} from '../../../src/http/safe-fetch.js'
 import {silentLogger} from '../../../src/lib/log.js'
 import {probeAgent, type AgentProbe, type ProbeFetch} from '../../../src/registry/probe/probe-agent.js'
 import {lamportsPricing, publicCard} from '../../support/agent-card.js'
-import {serveAgent} from '../../support/served-agent.js'
+import {serveAgent, type ServedAgent} from '../../support/served-agent.js'
 import {randomAddress, startSolanaRpc, type SolanaRpcServer} from '../../support/solana-rpc.js'
 
 const NOW = Date.parse('2026-06-20T12:00:00Z')
@@ -63,7 +62,7 @@ const translations: Record<string, Record<string, string>> = {fr: {hello: 'bonjo
 
 let chain: SolanaRpcServer
 let gate: Payments
-let host: HostedServer
+let host: ServedAgent
 const calls: Array<{skill: string; input: unknown}> = []
 let probe: AgentProbe
 
@@ -109,7 +108,9 @@ describe('the registry prober against an agent served by the kit', () => {
   })
 
   it('accepts the card the kit serves as a valid PublicCard, unchanged', () => {
-    expect(probe.card).toEqual(card)
+    // The kit serves the card with its A2A and MCP endpoints declared (issue 24).
+    expect(probe.card).toEqual(host.agent.card)
+    expect(probe.card).toMatchObject({...card, protocols: [...card.protocols, 'a2a', 'mcp']})
     expect(probe.card_fetched_at).toBe('2026-06-20T12:00:00.000Z')
   })
 

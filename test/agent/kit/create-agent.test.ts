@@ -12,7 +12,8 @@ describe('createAgent', () => {
     const agent = createAgent({card, skills: {echo: echoHandler}})
     expect(agent.name).toBe('agent')
     expect(typeof agent.middleware).toBe('function')
-    expect(agent.card).toEqual(card)
+    // issue 24: the served card declares the kit's A2A and MCP endpoints.
+    expect(agent.card).toEqual({...card, protocols: ['http', 'a2a', 'mcp'], contact: {a2a: 'https://agent.example.com', mcp: 'https://agent.example.com/mcp'}})
     expect(Object.isFrozen(agent.card) && Object.isFrozen(agent.card.skills[0])).toBe(true)
     card.name = 'Changed later'
     expect(agent.card.name).toBe('Kit Test Agent')

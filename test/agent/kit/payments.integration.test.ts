@@ -42,7 +42,7 @@ describe('paid skills through the kit', () => {
     expect(response.headers.get('x-payment-address')).toBe('Wallet1111')
     expect(response.headers.get('x-payment-amount')).toBe('1500')
     expect(response.headers.get('x-payment-nonce')).toBe('nonce-abcdef-01')
-    expect(response.headers.get('access-control-expose-headers')).toBe('X-Payment-Network, X-Payment-Address, X-Payment-Amount, X-Payment-Nonce')
+    expect(response.headers.get('access-control-expose-headers')).toBe('X-Payment-Network, X-Payment-Address, X-Payment-Amount, X-Payment-Nonce, mcp-session-id')
     expect(response.headers.get('content-type')).toMatch(/^application\/json/)
     expect(await readJson(response)).toEqual((challenge('nonce-abcdef-01') as Extract<GateDecision, {kind: 'challenge'}>).challenge.body)
     expect(contexts).toHaveLength(0)

@@ -86,7 +86,7 @@ describe('the agent kit over HTTP (serve() on port 0)', () => {
       role: 'agent',
       name: 'Kit Test Agent',
       version: '1.2.3',
-      endpoints: ['GET /.well-known/agent.json', 'GET /.well-known/agent-card.json', 'GET /health', 'GET /v1/whoami', 'POST /v1/echo'],
+      endpoints: ['GET /.well-known/agent.json', 'GET /.well-known/agent-card.json', 'GET /health', 'GET /v1/whoami', 'POST /', 'POST /tasks/send', 'GET /tasks/<id>', 'POST /mcp', 'POST /v1/echo'],
     })
   })
 
