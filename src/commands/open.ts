@@ -9,9 +9,10 @@ interface LoginCode {
 }
 
 export default class Open extends MeshCommand {
-  static override aliases = ['ide']
+  // `mesh ide` runs it too; hidden so that --help lists the command once.
+  static override hiddenAliases = ['ide']
 
-  static override description = `Open the project's IDE (the board) in your browser, logged in.
+  static override description = `Open the project's IDE (the board) in your browser, logged in (also \`mesh ide\`).
 
 Asks the running daemon for a one-time login link (it works once, within 60 seconds) and opens it in the default browser; the browser gets a session for this run of the daemon, and the portal token never reaches the page. With --print, or where no browser can be shown (an SSH session, no display), the link is printed instead: open it in a browser on this machine. Needs \`mesh serve\` running in the project. docs/ide.md.`
 
