@@ -30,7 +30,8 @@ gyp=$(dirname "$(readlink -f "$(command -v npm)")")/../node_modules/node-gyp/bin
 bs3=$(node -p 'require("./node_modules/better-sqlite3/package.json").version')
 
 made=()
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "${made[@]}"' EXIT
+# || true: with no job left, kill has nothing to kill and fails, and errexit would turn the run's exit into 2.
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "${made[@]}"' EXIT
 # scratch VAR NAME: a new folder in the cache, removed on exit (assigned, not echoed: no subshell).
 scratch() { local dir; dir=$(mktemp -d "$cache/$2.XXXXXX") && made+=("$dir") && printf -v "$1" %s "$dir"; }
 now() { date +%s; }

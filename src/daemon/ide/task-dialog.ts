@@ -1,7 +1,7 @@
 /**
- * The dialog a task opens in, for the views other than the board (which has
- * its own beside its new-task form): `task-dialog.js` fills it with
- * `GET /ide/tasks/<id>` when a `[data-open]` button is pressed.
+ * The dialog a task opens in, in every view: `task-dialog.js` fills it with
+ * `GET /ide/tasks/<id>` when a `[data-open]` button is pressed (or the
+ * board's keyboard asks).
  */
 import {html} from '../../http/html.js'
 

@@ -8,8 +8,8 @@ import {writeFileAtomic} from '../../lib/atomic-write.js'
 import {invalid} from '../../lib/errors.js'
 import {editFrontmatter} from '../frontmatter.js'
 import {decodeUtf8ForRewrite} from '../project/utf8.js'
-import {findTask} from './query.js'
-import {readTaskBytes, taskRecordOf, type TaskRecord} from './task-files.js'
+import {readTaskNow} from './query.js'
+import type {TaskRecord} from './task-files.js'
 
 /** A full or abbreviated git object name. */
 const SHA = /^[0-9a-f]{7,64}$/
@@ -37,13 +37,8 @@ export async function recordCommitSha(
   options: {write?: (absolutePath: string, text: string) => Promise<void>; find?: (id: string) => Promise<TaskRecord>} = {},
 ): Promise<RecordedSha> {
   if (!SHA.test(sha)) throw invalid('invalid_sha', `"${sha.slice(0, 80)}" is not a git commit SHA`, {field: 'sha'})
-  const found = await (options.find ?? ((wanted: string) => findTask(root, wanted)))(id)
-  const unreadable = (task: TaskRecord) => invalid('task_unreadable', `${task.relativePath}: ${task.problem}`)
-  if (found.problem) throw unreadable(found)
-  // The file as it is now: a hand edit since the scan (or the index's read) keeps its SHAs.
-  const bytes = await readTaskBytes(root, found)
-  const record = taskRecordOf(root, found, () => bytes.toString('utf8'))
-  if (record.problem) throw unreadable(record)
+  // The file as it is now decides, not what a scan or an index read of it before: a hand edit since always wins.
+  const {record, bytes} = await readTaskNow(root, id, options.find)
   const base = {
     id: record.id,
     path: record.relativePath,

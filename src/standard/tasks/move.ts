@@ -3,9 +3,9 @@ import {conflict, invalid} from '../../lib/errors.js'
 import {editFrontmatter} from '../frontmatter.js'
 import {decodeUtf8ForRewrite} from '../project/utf8.js'
 import {utcDate, utcDateTime} from '../project/project-root.js'
-import {findTask} from './query.js'
+import {readTaskNow} from './query.js'
 import {isDispatchable, writtenStatus} from './status.js'
-import {readTaskBytes, taskRecordOf, type TaskRecord} from './task-files.js'
+import type {TaskRecord} from './task-files.js'
 
 export interface MovedTask {
   id: string
@@ -45,13 +45,8 @@ const DONE_ONLY_FIELDS = ['completed_at', 'resolved_by', 'resolved_by_conv'] as 
  */
 export async function moveTask(root: string, id: string, statusWord: string, now: Date = new Date(), options: MoveTaskOptions = {}): Promise<MovedTask> {
   const to = writtenStatus(statusWord)
-  const found = await (options.find ?? ((wanted: string) => findTask(root, wanted)))(id)
-  const unreadable = (task: TaskRecord) => invalid('task_unreadable', `${task.relativePath}: ${task.problem}`)
-  if (found.problem) throw unreadable(found)
   // The file as it is now decides, not what a scan or an index read of it before: a hand edit since always wins.
-  const bytes = await readTaskBytes(root, found)
-  const record = taskRecordOf(root, found, () => bytes.toString('utf8'))
-  if (record.problem) throw unreadable(record)
+  const {record, bytes} = await readTaskNow(root, id, options.find)
   if (record.archived) {
     throw conflict('task_archived', `${record.id} is archived (${record.relativePath}); archived tasks are history and are not moved.`)
   }

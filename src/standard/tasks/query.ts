@@ -1,9 +1,9 @@
-import {conflict, notFound} from '../../lib/errors.js'
+import {conflict, invalid, notFound} from '../../lib/errors.js'
 import {compareIds, compareText} from '../compare.js'
 import {splitFrontmatter} from '../frontmatter.js'
 import {STATUS_WRITTEN_AS} from './constants.js'
 import {isDispatchable} from './status.js'
-import {idsOf, readTaskBytes, scanTasks, type TaskRecord} from './task-files.js'
+import {idsOf, readTaskBytes, scanTasks, taskRecordOf, type TaskRecord} from './task-files.js'
 
 /** What `mesh task list` and `show` report for a task. */
 export interface TaskSummary {
@@ -95,6 +95,21 @@ export async function findTask(root: string, id: string, records?: TaskRecord[])
     throw conflict('task_ambiguous', `Task id "${id}" is used by ${pool.length} files: ${pool.map((r) => r.relativePath).join(', ')}.`)
   }
   return pool[0]
+}
+
+/**
+ * A task about to be rewritten, as its file is now: `find` (the daemon's index,
+ * or a scan) says where it is, then its bytes are read again, so a hand edit
+ * since always wins. Throws `task_unreadable` for a file that does not parse.
+ */
+export async function readTaskNow(root: string, id: string, find: (id: string) => Promise<TaskRecord> = (wanted) => findTask(root, wanted)): Promise<{record: TaskRecord; bytes: Buffer}> {
+  const unreadable = (task: TaskRecord) => invalid('task_unreadable', `${task.relativePath}: ${task.problem}`)
+  const found = await find(id)
+  if (found.problem) throw unreadable(found)
+  const bytes = await readTaskBytes(root, found)
+  const record = taskRecordOf(root, found, () => bytes.toString('utf8'))
+  if (record.problem) throw unreadable(record)
+  return {record, bytes}
 }
 
 /** A task with its body, for `mesh task show`. */

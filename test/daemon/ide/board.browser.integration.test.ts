@@ -229,7 +229,7 @@ describe('the IDE in a browser', () => {
       scripts: [...document.scripts].filter((script) => script.type !== 'application/json').map((script) => new URL(script.src).pathname.replace(/\\.[0-9a-f]{12}\\.js$/, '.js')),
       bidi: /[\\u202A-\\u202E\\u2066-\\u2069]/.test(document.body.innerText),
     })`)
-    expect(injected).toEqual({pwned: null, javascriptLinks: 0, elements: 0, scripts: ['/ide/assets/ide.js', '/ide/assets/board-cards.js', '/ide/assets/board.js', '/ide/assets/board-dialogs.js'], bidi: false})
+    expect(injected).toEqual({pwned: null, javascriptLinks: 0, elements: 0, scripts: ['/ide/assets/ide.js', '/ide/assets/board-cards.js', '/ide/assets/board.js', '/ide/assets/task-dialog.js', '/ide/assets/board-dialogs.js'], bidi: false})
     await browser.screenshot(board, 'ide-task-hostile', {fullPage: false})
     await board.keyboard.press('Escape')
     expect(await board.evaluate('window.__cspViolations')).toEqual([])

@@ -16,6 +16,7 @@ import type {DaemonContext} from '../../context.js'
 import {boardOf, taskIndex} from '../../tasks/index.js'
 import {listMembers} from '../../team/index.js'
 import {renderIdePage} from '../frame.js'
+import {TASK_DIALOG} from '../task-dialog.js'
 
 /** The board's columns, left to right; `draft` has its lane above them, `other` shows only when a task needs it. */
 export const COLUMNS = [
@@ -59,10 +60,7 @@ ${column('other', 'Other', true)}
 
 const STATUS_CHOICES = ['backlog', 'next', 'active', 'blocked', 'done', 'draft']
 
-const DIALOGS = html`<dialog id="task-dialog" aria-labelledby="task-dialog-title">
-<div class="dialog-head"><h2 id="task-dialog-title">Task</h2><button type="button" class="quiet" data-close>Close</button></div>
-<div class="dialog-body" id="task-dialog-body"></div>
-</dialog>
+const DIALOGS = html`${TASK_DIALOG}
 <dialog id="create-dialog" aria-labelledby="create-title">
 <div class="dialog-head"><h2 id="create-title">New task</h2></div>
 <div class="dialog-body">
@@ -109,7 +107,7 @@ export async function renderBoardPage(context: DaemonContext, assets: StaticAsse
     csrf,
     main: MAIN,
     after: DIALOGS,
-    scripts: ['board-cards.js', 'board.js', 'board-dialogs.js'],
+    scripts: ['board-cards.js', 'board.js', 'task-dialog.js', 'board-dialogs.js'],
     data: await boardData(context),
   })
 }

@@ -1,66 +1,19 @@
-// The board's two dialogs (docs/ide.md, Board): a task opened (GET /ide/tasks/<id>, a
-// fragment the daemon renders and escapes: frontmatter, dependencies both ways, the
-// resolution, the body from markdown) and a new task (POST /tasks, the daemon's refusal
-// shown in the dialog). Focus goes back to where it was when a dialog closes.
+// The board's new-task dialog (docs/ide.md, Board): POST /tasks, the daemon's refusal shown in
+// the dialog; focus goes back to the button when it closes. A task opens in task-dialog.js's dialog.
 'use strict'
 ;(() => {
-  const {call, el, announce, csrf, parse, data} = globalThis.meshIde
+  const {call, el, announce, data} = globalThis.meshIde
   const initial = data()
 
-  const taskDialog = document.getElementById('task-dialog')
   const createDialog = document.getElementById('create-dialog')
   let returnFocus = null
 
-  async function taskFragment(id) {
-    const response = await fetch(`/ide/tasks/${encodeURIComponent(id)}`, {headers: {Accept: 'text/html', 'X-Mesh-CSRF': csrf}, credentials: 'same-origin', cache: 'no-store'})
-    const text = await response.text()
-    if (response.ok) return text
-    let message = `The daemon answered ${response.status}`
-    try {
-      message = parse(text).error.message
-    } catch {
-      // Not the daemon's JSON error: its status says enough.
-    }
-    throw new Error(message)
-  }
-
-  async function openTask(id, from) {
-    if (from) returnFocus = from
-    if (!taskDialog.open) taskDialog.showModal()
-    taskDialog.setAttribute('aria-busy', 'true')
-    try {
-      const fragment = await taskFragment(id)
-      // The one place markup is inserted: the daemon's own rendering, every task value escaped
-      // there (src/daemon/ide/board/task-view.ts); innerHTML never runs a script, and the CSP none.
-      taskDialog.innerHTML = fragment
-    } catch (error) {
-      taskDialog.replaceChildren(
-        el('div', {class: 'dialog-head'}, el('h2', {id: 'task-dialog-title'}, id), el('button', {type: 'button', class: 'quiet', 'data-close': true}, 'Close')),
-        el('div', {class: 'dialog-body'}, el('p', {role: 'alert'}, `${id} could not be opened: ${error.message}`)),
-      )
-    }
-    taskDialog.removeAttribute('aria-busy')
-    taskDialog.querySelector('[data-close]')?.focus()
-  }
-
-  document.addEventListener('click', (event) => {
-    const opener = event.target.closest?.('[data-open]')
-    if (opener) {
-      event.preventDefault()
-      openTask(opener.dataset.open, taskDialog.contains(opener) ? null : opener.closest('.card'))
-      return
-    }
-    const closer = event.target.closest?.('[data-close]')
-    if (closer) closer.closest('dialog')?.close()
+  // The task dialog is task-dialog.js's, shared with the other views.
+  createDialog.addEventListener('close', () => {
+    const target = returnFocus
+    returnFocus = null
+    if (target?.isConnected) target.focus()
   })
-  document.addEventListener('mesh:open-task', (event) => openTask(event.detail.id, event.detail.from))
-  for (const dialog of [taskDialog, createDialog]) {
-    dialog.addEventListener('close', () => {
-      const target = returnFocus
-      returnFocus = null
-      if (target?.isConnected) target.focus()
-    })
-  }
 
   // A new task.
   const form = document.getElementById('create-form')

@@ -1,7 +1,7 @@
-// A task opened from the Roadmap or Project view (docs/ide.md): a `[data-open="<id>"]` button
-// fills #task-dialog with GET /ide/tasks/<id>, the fragment the daemon renders and escapes
-// (src/daemon/ide/board/task-view.ts) — the board's own dialog shows the same. Ids inside the
-// dialog open their task in it; focus goes back to the opener when it closes.
+// A task opened from any view (docs/ide.md): a `[data-open="<id>"]` button, or a `mesh:open-task`
+// event (the board's keyboard), fills #task-dialog with GET /ide/tasks/<id>, the fragment the daemon
+// renders and escapes (src/daemon/ide/board/task-view.ts). Ids inside the dialog open their task in
+// it; focus goes back to the opener (a board card rather than its id button) when it closes.
 'use strict'
 ;(() => {
   const {el, csrf, parse} = globalThis.meshIde
@@ -44,12 +44,13 @@
     const opener = event.target.closest?.('[data-open]')
     if (opener) {
       event.preventDefault()
-      openTask(opener.dataset.open, dialog.contains(opener) ? null : opener)
+      openTask(opener.dataset.open, dialog.contains(opener) ? null : (opener.closest('.card') ?? opener))
       return
     }
     const closer = event.target.closest?.('[data-close]')
     if (closer) closer.closest('dialog')?.close()
   })
+  document.addEventListener('mesh:open-task', (event) => openTask(event.detail.id, event.detail.from))
   dialog.addEventListener('close', () => {
     const target = returnFocus
     returnFocus = null
