@@ -17,7 +17,9 @@ import {scanAccessibility} from '../../support/axe.js'
 import {launchBrowser, type TestBrowser} from '../../support/browser.js'
 import {runCli} from '../../support/cli.js'
 import {marker, writeScriptTeam} from '../chat/script-team.js'
+import {makeRepo} from '../../standard/fixtures.js'
 import {startHarness, type DaemonHarness} from '../harness.js'
+import {BAR_TASKS, generatedTasks} from './bar-project.js'
 
 const BIDI = '\u202E'
 const HOSTILE = [
@@ -36,7 +38,8 @@ let page: Page
 let conv: string
 
 beforeAll(async () => {
-  harness = await startHarness()
+  // The bars' project size (issue 22): the fixture's tasks plus generated ones up to 1,000, in six modules.
+  harness = await startHarness({repo: makeRepo(generatedTasks(BAR_TASKS - 1))})
   writeScriptTeam(harness.repo.root, [
     {
       id: 'architect',
