@@ -51,6 +51,11 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
 }
 
 /** Joins fragments with a trusted separator. */
+/** The first lines of every page's <head> (the site, the IDE, the roadmap file): UTF-8, a phone's width, light and dark. */
+export const PAGE_HEAD_META = raw(`<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">`)
+
 export const join = (parts: readonly Value[], separator = '') => new Html(parts.map(render).join(separator))
 
 /**

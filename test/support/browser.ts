@@ -37,6 +37,16 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ]
 
+/**
+ * An init script that records CSP violations from the document's first moment (an init script runs
+ * outside the page's CSP) in `window.__cspViolations`. Page code as a string: no DOM types here.
+ */
+export const WATCH_CSP = `(() => {
+  const seen = []
+  Object.defineProperty(window, '__cspViolations', {value: seen})
+  document.addEventListener('securitypolicyviolation', (event) => seen.push(event.violatedDirective + ' blocked ' + (event.blockedURI || 'inline')))
+})()`
+
 export interface TestBrowser {
   context: BrowserContext
   /** Every console line and uncaught page error so far, as `<type>: <text>`, for failure messages. */

@@ -5,7 +5,7 @@
  * view's data as a JSON block. Nothing inline runs: the CSP allows no inline
  * script or style.
  */
-import {html, scriptJson, type Html} from '../../http/html.js'
+import {html, scriptJson, type Html, PAGE_HEAD_META} from '../../http/html.js'
 import type {StaticAssets} from '../../http/static-assets.js'
 
 export type IdeView = 'board' | 'roadmap' | 'team' | 'project'
@@ -43,9 +43,7 @@ export function renderIdePage(assets: StaticAssets, page: IdePage): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
+${PAGE_HEAD_META}
 <meta name="referrer" content="no-referrer">
 ${loggedIn ? html`<meta name="mesh-csrf" content="${page.csrf}">` : ''}
 <title>${page.title} · mesh IDE</title>

@@ -12,7 +12,7 @@
  * would neither run nor load.
  */
 import {createHash} from 'node:crypto'
-import {html, raw} from '../../http/html.js'
+import {html, raw, PAGE_HEAD_META} from '../../http/html.js'
 import type {RoadmapState} from '../../standard/roadmap/index.js'
 import {stylesheetText} from '../ide/stylesheet-text.js'
 import {renderRoadmapView} from './roadmap-view.js'
@@ -27,9 +27,7 @@ export function renderRoadmapPage(state: RoadmapState): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
+${PAGE_HEAD_META}
 <meta http-equiv="Content-Security-Policy" content="${policy}">
 <meta name="referrer" content="no-referrer">
 <meta name="generator" content="mesh daemon">

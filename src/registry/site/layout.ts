@@ -4,7 +4,7 @@
  * hashed names, and nothing inline (the CSP allows no inline style or script).
  */
 import type {SiteAssets} from './assets.js'
-import {html, type Html} from './html.js'
+import {html, type Html, PAGE_HEAD_META} from './html.js'
 
 export type SiteSection = 'network' | 'clusters' | 'resources' | 'agent'
 
@@ -36,9 +36,7 @@ export function renderPage(assets: SiteAssets, options: PageOptions): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
+${PAGE_HEAD_META}
 <title>${options.title} · mesh</title>
 ${options.description ? html`<meta name="description" content="${options.description}">` : ''}
 <link rel="icon" href="${assets.url('favicon.svg')}" type="image/svg+xml">

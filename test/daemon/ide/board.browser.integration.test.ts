@@ -17,7 +17,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {Page} from 'playwright-core'
 import {scanAccessibility} from '../../support/axe.js'
-import {launchBrowser, type TestBrowser} from '../../support/browser.js'
+import {launchBrowser, type TestBrowser, WATCH_CSP} from '../../support/browser.js'
 import {runCli} from '../../support/cli.js'
 import {taskFile} from '../../standard/fixtures.js'
 import {startHarness, type DaemonHarness} from '../harness.js'
@@ -58,13 +58,6 @@ afterAll(async () => {
   await new Promise((resolve) => other?.close(resolve))
   await harness?.close()
 })
-
-/** Records CSP violations from the document's first moment (an init script runs outside the page's CSP). Page code as strings: no DOM types here. */
-const WATCH_CSP = `(() => {
-  const seen = []
-  Object.defineProperty(window, '__cspViolations', {value: seen})
-  document.addEventListener('securitypolicyviolation', (event) => seen.push(event.violatedDirective + ' blocked ' + (event.blockedURI || 'inline')))
-})()`
 
 /**
  * Drags a card onto the head of another lane or column. The test's cards lead their columns (the

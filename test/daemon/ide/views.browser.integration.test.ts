@@ -16,7 +16,7 @@ import {pathToFileURL} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {Page} from 'playwright-core'
 import {scanAccessibility} from '../../support/axe.js'
-import {launchBrowser, type TestBrowser} from '../../support/browser.js'
+import {launchBrowser, type TestBrowser, WATCH_CSP} from '../../support/browser.js'
 import {runCli} from '../../support/cli.js'
 import {frontmatter, INITIATIVE_BODY, makeRepo, taskFile, TODAY} from '../../standard/fixtures.js'
 import {startHarness, type DaemonHarness} from '../harness.js'
@@ -57,13 +57,6 @@ afterAll(async () => {
   await browser?.close()
   await harness?.close()
 })
-
-/** Records CSP violations from the document's first moment. Page code as strings: no DOM types here. */
-const WATCH_CSP = `(() => {
-  const seen = []
-  Object.defineProperty(window, '__cspViolations', {value: seen})
-  document.addEventListener('securitypolicyviolation', (event) => seen.push(event.violatedDirective + ' blocked ' + (event.blockedURI || 'inline')))
-})()`
 
 /** Nothing hostile ran or became markup: no script ran, no `javascript:` link, no injected element, no bidi control. */
 const INERT = `({

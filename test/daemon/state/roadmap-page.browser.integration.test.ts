@@ -11,7 +11,7 @@ import {readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {launchBrowser, type TestBrowser} from '../../support/browser.js'
+import {launchBrowser, type TestBrowser, WATCH_CSP} from '../../support/browser.js'
 import {frontmatter, INITIATIVE_BODY, makeRepo, taskFile, TODAY} from '../../standard/fixtures.js'
 import {startHarness, type DaemonHarness} from '../harness.js'
 import {recordEvents, type EventRecorder} from '../watch/recorder.js'
@@ -44,13 +44,6 @@ afterAll(async () => {
   await browser?.close()
   await harness?.close()
 })
-
-/** Records CSP violations from the document's first moment (an init script runs outside the page's CSP). Page code as a string: no DOM types here. */
-const WATCH_CSP = `(() => {
-  const seen = []
-  Object.defineProperty(window, '__cspViolations', {value: seen})
-  document.addEventListener('securitypolicyviolation', (event) => seen.push(event.violatedDirective + ' blocked ' + (event.blockedURI || 'inline')))
-})()`
 
 /** The roadmap as drawn: each section's heading and its task rows (status by id), done ids, and the text of the hostile task. */
 const READ_ROADMAP = `(() => ({
