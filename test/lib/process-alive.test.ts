@@ -1,4 +1,6 @@
-import {describe, expect, it} from 'vitest'
+import {spawn} from 'node:child_process'
+import {readFileSync} from 'node:fs'
+import {describe, expect, it, vi} from 'vitest'
 import {isProcessAlive} from '../../src/lib/process-alive.js'
 
 describe('isProcessAlive', () => {
@@ -13,5 +15,18 @@ describe('isProcessAlive', () => {
 
   it('a pid past the largest one the kernel hands out names nobody', () => {
     expect(isProcessAlive(2 ** 22 + 1)).toBe(false)
+  })
+
+  it.runIf(process.platform === 'linux')('a killed process its parent has not reaped (a zombie) is not alive', async () => {
+    // The shell's background child exits at once; the shell becomes `sleep`, which never reaps it.
+    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], {stdio: ['ignore', 'pipe', 'ignore']})
+    try {
+      const pid = Number(await new Promise<string>((resolve) => parent.stdout!.once('data', (chunk) => resolve(String(chunk).trim()))))
+      await vi.waitFor(() => expect(readFileSync(`/proc/${pid}/stat`, 'utf8')).toMatch(/\) Z /))
+      expect(isProcessAlive(pid)).toBe(false)
+      expect(isProcessAlive(parent.pid!)).toBe(true)
+    } finally {
+      parent.kill()
+    }
   })
 })
